@@ -1,0 +1,24 @@
+// Shared Jest settings for every package: ESM TypeScript through ts-jest, and
+// workspace packages mapped to their sources so unit tests need no prior build.
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+export function jestConfig(packageDir, overrides = {}) {
+  return {
+    rootDir: packageDir,
+    testEnvironment: "node",
+    extensionsToTreatAsEsm: [".ts"],
+    transform: {
+      "^.+\\.ts$": ["ts-jest", { useESM: true, tsconfig: path.join(root, "tsconfig.jest.json") }],
+    },
+    moduleNameMapper: {
+      "^@grok-tools/([a-z-]+)$": path.join(root, "packages/$1/src/index.ts"),
+      "^(\\.{1,2}/.*)\\.js$": "$1",
+    },
+    testMatch: ["<rootDir>/src/**/*.test.ts", "<rootDir>/test/**/*.test.ts"],
+    testTimeout: 30000,
+    ...overrides,
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The runtime's view of an ExecuteTool request and its outcome, independent of the proto.
+ */
+import type { ErrorCode } from "../errors/error-code.js";
+import type { PartialOutput } from "./tool-context.js";
+
+/** An `ExecuteToolRequest` with its `ExecutionOptions` flattened. */
+export interface ExecuteRequest {
+  toolName: string;
+  inputJson: string;
+  callId?: string;
+  timeoutMs?: number;
+  background?: boolean;
+  outputFormat?: "default" | "concise";
+  workingDirectory?: string;
+  includeFields?: readonly string[];
+  excludeFields?: readonly string[];
+  /** Aborted when the caller cancels. */
+  signal?: AbortSignal;
+  /** Receives partial output while the tool runs (streaming callers). */
+  onPartial?: (partial: PartialOutput) => void;
+}
+
+/** `ExecutionMetadata`. */
+export interface ExecutionMetadataInfo {
+  durationMs: number;
+  estimatedTokens: number;
+  truncated: boolean;
+  toolVersion: string;
+  contractVersion: string;
+}
+
+/** A `ToolError` as data. */
+export interface ToolErrorInfo {
+  code: ErrorCode;
+  message: string;
+  detailsJson?: string;
+  retryable: boolean;
+  suggestion?: string;
+  filePath?: string;
+  lineNumber?: number;
+}
+
+/** The result of a call: success with output, or a ToolError. Never an exception. */
+export type ExecuteOutcome =
+  | { ok: true; callId: string; outputJson: string; promptText: string; metadata: ExecutionMetadataInfo }
+  | { ok: false; callId: string; error: ToolErrorInfo; metadata: ExecutionMetadataInfo };

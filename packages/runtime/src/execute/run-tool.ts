@@ -1,0 +1,173 @@
+/**
+ * Runs one call against a session: lookup by client name, input parsing and renaming,
+ * validation, execution with cancellation and deadline, output shaping and metadata.
+ * Never throws: every failure becomes a ToolError outcome.
+ */
+import type { Session } from "../session/session.js";
+import { ErrorCode } from "../errors/error-code.js";
+import { ToolError } from "../errors/tool-error.js";
+import { isPlainObject } from "../session/resource-store.js";
+import { firstProblem } from "../validation/validate-value.js";
+import { estimateTokens } from "../output/estimate-tokens.js";
+import { shapeOutput } from "../output/shape-output.js";
+import type { FinalizedTool } from "../finalize/finalize-types.js";
+import type { NameLookup, ToolContext } from "./tool-context.js";
+import type { ExecuteOutcome, ExecuteRequest, ExecutionMetadataInfo, ToolErrorInfo } from "./execute-types.js";
+import { nearestNames } from "./suggest-names.js";
+import type { ToolResult } from "../tool/define-tool.js";
+import path from "node:path";
+
+type CallRequest = ExecuteRequest & { callId: string };
+
+export async function runTool(session: Session, request: CallRequest): Promise<ExecuteOutcome> {
+  const started = performance.now();
+  let tool: FinalizedTool | undefined;
+  const metadata = (extra: Partial<ExecutionMetadataInfo> = {}): ExecutionMetadataInfo => ({
+    durationMs: Math.round(performance.now() - started),
+    estimatedTokens: 0,
+    truncated: false,
+    toolVersion: tool?.definition.version ?? session.runtimeVersion,
+    contractVersion: tool?.contractVersion ?? "",
+    ...extra,
+  });
+  try {
+    tool = lookup(session, request.toolName);
+    const input = parseInput(tool, request.inputJson);
+    const result = await invoke(session, tool, input, request);
+    const concise = request.outputFormat === "concise";
+    const shaped = shapeOutput(result.output, {
+      includeFields: request.includeFields ?? [],
+      excludeFields: request.excludeFields ?? [],
+      concise,
+      potentiallyLarge: potentiallyLargeFields(tool),
+    });
+    const promptText = concise && result.promptTextConcise !== undefined ? result.promptTextConcise : result.promptText;
+    return {
+      ok: true,
+      callId: request.callId,
+      outputJson: JSON.stringify(shaped),
+      promptText,
+      metadata: metadata({ estimatedTokens: estimateTokens(promptText), truncated: result.truncated ?? false }),
+    };
+  } catch (caught) {
+    const error = ToolError.is(caught) ? caught : ToolError.internal(caught);
+    if (!ToolError.is(caught) || error.code === ErrorCode.INTERNAL) {
+      session.log.error({ err: caught, tool: request.toolName, callId: request.callId }, "tool call failed unexpectedly");
+    }
+    return { ok: false, callId: request.callId, error: toErrorInfo(error), metadata: metadata({ estimatedTokens: estimateTokens(error.message) }) };
+  }
+}
+
+function lookup(session: Session, name: string): FinalizedTool {
+  const toolset = session.toolset;
+  if (!toolset) {
+    throw new ToolError(ErrorCode.TOOL_DISABLED, `Tool ${name} is not enabled: the tool configuration has not been finalized.`, {
+      suggestion: "Call FinalizeToolConfigRequest with the tools to enable, then call the tool again.",
+    });
+  }
+  const tool = toolset.byClientName(name);
+  if (tool) return tool;
+  const near = nearestNames(name, toolset.clientNames());
+  throw new ToolError(ErrorCode.TOOL_NOT_FOUND, `Tool not found: ${name}`, {
+    details: { tool_id: name },
+    ...(near.length > 0 ? { suggestion: `Did you mean ${near.map((n) => `'${n}'`).join(" or ")}? Available tools: ${toolset.clientNames().join(", ")}` } : { suggestion: `Available tools: ${toolset.clientNames().join(", ")}` }),
+  });
+}
+
+function parseInput(tool: FinalizedTool, inputJson: string): Record<string, unknown> {
+  let raw: unknown;
+  try {
+    raw = inputJson.trim() === "" ? {} : JSON.parse(inputJson);
+  } catch (error) {
+    throw ToolError.invalidInput(`Invalid JSON in tool input: ${(error as Error).message}`, {
+      suggestion: "Send the tool input as a JSON object.",
+    });
+  }
+  if (!isPlainObject(raw)) {
+    throw ToolError.invalidInput("Tool input must be a JSON object", { suggestion: "Send the tool input as a JSON object." });
+  }
+  // Top-level keys only: client names back to canonical ones; unknown keys pass through (spec §2.7).
+  const renamed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const canonical = Object.hasOwn(tool.reverseParamNames, key) ? tool.reverseParamNames[key]! : key;
+    if (canonical === "__proto__") continue;
+    renamed[canonical] = value;
+  }
+  const normalized = tool.definition.normalizeInput?.(renamed) ?? renamed;
+  const problem = firstProblem(tool.canonicalInputSchema, normalized, (name) => tool.paramNames[name] ?? name);
+  if (problem) {
+    const code = problem.category === "params_missing_field" ? ErrorCode.MISSING_REQUIRED_FIELD : ErrorCode.INVALID_INPUT;
+    throw new ToolError(code, problem.message, { details: { field: problem.path } });
+  }
+  return normalized;
+}
+
+async function invoke(session: Session, tool: FinalizedTool, input: Record<string, unknown>, request: CallRequest): Promise<ToolResult<unknown>> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(request.signal?.reason ?? new Error("cancelled"));
+  if (request.signal?.aborted) onAbort();
+  request.signal?.addEventListener("abort", onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    if (request.timeoutMs !== undefined && request.timeoutMs > 0) {
+      timer = setTimeout(() => {
+        controller.abort(new Error("deadline"));
+        reject(new ToolError(ErrorCode.TIMEOUT, `Tool call timed out after ${request.timeoutMs} ms`, { suggestion: "Retry with a larger timeout or a smaller request." }));
+      }, request.timeoutMs);
+    }
+    controller.signal.addEventListener("abort", () => {
+      if (request.signal?.aborted) reject(new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled"));
+    }, { once: true });
+  });
+  deadline.catch(() => undefined);
+  const ctx = createContext(session, tool, request, controller.signal);
+  try {
+    return await Promise.race([tool.definition.execute(input as never, ctx), deadline]);
+  } finally {
+    if (timer) clearTimeout(timer);
+    request.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+function createContext(session: Session, tool: FinalizedTool, request: CallRequest, signal: AbortSignal): ToolContext<unknown> {
+  const toolset = session.toolset!;
+  const names: NameLookup = {
+    self: tool.clientName,
+    tool: (kind) => toolset.clientNameOfKind(kind),
+    param: (kind, canonical) => toolset.paramNameOfKind(kind, canonical),
+    ownParam: (canonical) => tool.paramNames[canonical] ?? canonical,
+  };
+  const log = session.log.child?.({ tool: tool.fqId, callId: request.callId }) ?? session.log;
+  return {
+    callId: request.callId,
+    cwd: request.workingDirectory ? path.resolve(session.workspace, request.workingDirectory) : session.workspace,
+    params: tool.params,
+    contractVersion: tool.contractVersion,
+    outputFormat: request.outputFormat ?? "default",
+    signal,
+    timeoutMs: request.timeoutMs,
+    background: request.background ?? false,
+    names,
+    session,
+    emit: (partial) => request.onPartial?.(partial),
+    notify: (notification) => session.notify(notification),
+    log,
+  };
+}
+
+function potentiallyLargeFields(tool: FinalizedTool): ReadonlySet<string> {
+  const fields = tool.definition.outputFields ?? {};
+  return new Set(Object.entries(fields).filter(([, info]) => info.potentiallyLarge).map(([name]) => name));
+}
+
+function toErrorInfo(error: ToolError): ToolErrorInfo {
+  return {
+    code: error.code,
+    message: error.message,
+    retryable: error.retryable,
+    ...(error.details === undefined ? {} : { detailsJson: JSON.stringify(error.details) }),
+    ...(error.suggestion === undefined ? {} : { suggestion: error.suggestion }),
+    ...(error.filePath === undefined ? {} : { filePath: error.filePath }),
+    ...(error.lineNumber === undefined ? {} : { lineNumber: error.lineNumber }),
+  };
+}

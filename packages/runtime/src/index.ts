@@ -1,0 +1,43 @@
+/**
+ * @grok-tools/runtime: define tools and namespaces, register them, and run them in
+ * sessions. No proto and no gRPC here; the server maps this API onto the wire.
+ */
+export { ErrorCode, errorCodeName, isRetryableByDefault, type ErrorCodeName } from "./errors/error-code.js";
+export { ToolError, type ToolErrorOptions } from "./errors/tool-error.js";
+export { Type, type Static, type TSchema, type TObject, type TProperties } from "./schema/typebox.js";
+export { TOOL_KINDS, categoryOfKind, isReadOnlyKind, kindLabel, type ToolKind, type ToolCategoryName } from "./tool/tool-kind.js";
+export { defaultClientName, isValidToolId, namespaceOf, toolIdError } from "./tool/tool-id.js";
+export {
+  defineTool,
+  isToolDefinition,
+  type AnyToolDefinition,
+  type DescribeInput,
+  type OutputFieldInfo,
+  type RequirementFailure,
+  type ToolDefinition,
+  type ToolParamsSpec,
+  type ToolResult,
+  type ToolSpec,
+  type ToolsetView,
+} from "./tool/define-tool.js";
+export { NAMESPACE_API_VERSION, defineNamespace, isNamespace, namespaceProblems, type NamespaceDefinition, type NamespaceSpec } from "./tool/define-namespace.js";
+export { ToolRegistry, type RegisteredTool } from "./registry/tool-registry.js";
+export { ResourceStore, defineResource, isPlainObject, isSafeKey, type ResourceCategory, type ResourceKey, type SerializedResources } from "./session/resource-store.js";
+export { defineService, type ServiceKey } from "./session/session-service.js";
+export { silentLogger, type Logger } from "./session/logger.js";
+export { STATE_FILE_NAME, STATE_SCHEMA_VERSION, StatePersister, writeFileAtomic } from "./session/state-persister.js";
+export { Session, defaultStateDir, paramsResource, sanitizeForFileName, type SessionOptions } from "./session/session.js";
+export { describeTool, describeTools, type DescribeOptions, type OutputFieldDescriptor, type ToolDescriptor } from "./session/describe-tools.js";
+export type { NameLookup, PartialOutput, SessionHandle, ToolContext, ToolNotification } from "./execute/tool-context.js";
+export type { ExecuteOutcome, ExecuteRequest, ExecutionMetadataInfo, ToolErrorInfo } from "./execute/execute-types.js";
+export { nearestNames } from "./execute/suggest-names.js";
+export { DEFAULT_MAX_LINES_READ, DEFAULT_MAX_OUTPUT_BYTES, TruncationSettings, type TruncationConfigInput } from "./output/truncation-settings.js";
+export { estimateTokens } from "./output/estimate-tokens.js";
+export { shapeOutput, type OutputShape } from "./output/shape-output.js";
+export { TRUNCATION_MARKER, truncateHeadTail, truncateUtf8, type HeadTailResult } from "./text/head-tail.js";
+export { firstProblem, describeJson, type ValueProblem } from "./validation/validate-value.js";
+export { BEHAVIOR_PRESETS, CURRENT_VERSION, LEGACY_0_4_10, checkPreset, resolveContractVersion } from "./finalize/behavior-presets.js";
+export { formatMaxWait, hasTemplateMarkers, renderTemplate, stripTemplateMarkers, substitutePlaceholders } from "./finalize/template-renderer.js";
+export { MAX_WAIT_BLOCK_MS, finalizeTools, renameSchema, violationSummary } from "./finalize/finalize-tools.js";
+export { FinalizedToolset } from "./finalize/finalized-toolset.js";
+export type { ConfigViolation, FinalizeInput, FinalizeOutcome, FinalizedTool, ToolConfigInput, VersionWarningInfo } from "./finalize/finalize-types.js";

@@ -1,0 +1,102 @@
+/**
+ * Writes a session's resources to `<sessionDir>/resources_state.json`: debounced
+ * (latest snapshot wins), atomic (temp, fsync, rename, folder fsync), and flushed
+ * on demand and at close (spec §5.3).
+ */
+import { mkdir, open, rename, rm, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import type { Logger } from "./logger.js";
+
+/** File name kept from the reference. */
+export const STATE_FILE_NAME = "resources_state.json";
+/** Version of the on-disk layout, stored beside the data. */
+export const STATE_SCHEMA_VERSION = 1;
+/** Debounce of background writes. */
+export const STATE_WRITE_DEBOUNCE_MS = 500;
+
+/** Writes snapshots of one session's state. */
+export class StatePersister {
+  readonly file: string;
+  readonly #snapshot: () => unknown;
+  readonly #log: Logger;
+  #timer: NodeJS.Timeout | undefined;
+  #dirty = false;
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(dir: string, snapshot: () => unknown, log: Logger) {
+    this.file = path.join(dir, STATE_FILE_NAME);
+    this.#snapshot = snapshot;
+    this.#log = log;
+  }
+
+  /** Reads the persisted snapshot, or undefined when absent or unreadable (logged). */
+  async load(): Promise<unknown> {
+    let text: string;
+    try {
+      text = await readFile(this.file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.#log.warn({ err: error, file: this.file }, "cannot read persisted tool state");
+      return undefined;
+    }
+    try {
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      const { schema_version: _version, ...rest } = parsed;
+      return rest;
+    } catch (error) {
+      this.#log.warn({ err: error, file: this.file }, "persisted tool state is not valid JSON; ignoring it");
+      return undefined;
+    }
+  }
+
+  /** Schedules a write of the latest snapshot. */
+  markDirty(): void {
+    this.#dirty = true;
+    if (this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.flush().catch((error: unknown) => this.#log.error({ err: error }, "tool state write failed"));
+    }, STATE_WRITE_DEBOUNCE_MS);
+    this.#timer.unref();
+  }
+
+  /** Writes the pending snapshot now (a fresh one), if anything changed. */
+  async flush(force = false): Promise<void> {
+    if (this.#timer) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    if (!this.#dirty && !force) return this.#writing;
+    this.#dirty = false;
+    const data = { schema_version: STATE_SCHEMA_VERSION, ...(this.#snapshot() as object) };
+    this.#writing = this.#writing.then(() => writeFileAtomic(this.file, JSON.stringify(data, null, 2) + "\n"));
+    return this.#writing;
+  }
+}
+
+/** temp file in the same folder, fsync, rename over the target, fsync the folder. */
+export async function writeFileAtomic(file: string, content: string | Uint8Array, mode?: number): Promise<void> {
+  const dir = path.dirname(file);
+  await mkdir(dir, { recursive: true });
+  const target = await stat(file).catch(() => undefined);
+  if (target?.isDirectory()) await rm(file, { recursive: true, force: true });
+  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`);
+  const handle = await open(temp, "w", mode ?? target?.mode ?? 0o644);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  const dirHandle = await open(dir, "r");
+  try {
+    await dirHandle.sync();
+  } finally {
+    await dirHandle.close();
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * The Codex namespace (spec §4.13): apply_patch, read_file, list_dir, grep_files.
+ */
+import { defineNamespace, type AnyToolDefinition } from "@grok-tools/runtime";
+
+/** Codex tools, in registration order. */
+export const codexTools: AnyToolDefinition[] = [
+];
+
+/** The `Codex` namespace. */
+export const codex = defineNamespace({ name: "Codex", apiVersion: 1, tools: codexTools });
