@@ -41,3 +41,15 @@ export { formatMaxWait, hasTemplateMarkers, renderTemplate, stripTemplateMarkers
 export { MAX_WAIT_BLOCK_MS, finalizeTools, renameSchema, violationSummary } from "./finalize/finalize-tools.js";
 export { FinalizedToolset } from "./finalize/finalized-toolset.js";
 export type { ConfigViolation, FinalizeInput, FinalizeOutcome, FinalizedTool, ToolConfigInput, VersionWarningInfo } from "./finalize/finalize-types.js";
+export {
+  STATE_DIR_PLACEHOLDER,
+  WORKSPACE_PLACEHOLDER,
+  loadGoldenCases,
+  readTree,
+  runGoldenCase,
+  runGoldenSuite,
+  type GoldenArtifacts,
+  type GoldenCase,
+  type GoldenComparison,
+  type GoldenRunOptions,
+} from "./testing/golden.js";

@@ -1,0 +1,102 @@
+/**
+ * Path confinement (decision D3): a file may be used only when its real path lies inside one of the
+ * session's roots. Checks are made on what was actually opened, never on the path string alone.
+ */
+import { realpath, lstat, readlink } from "node:fs/promises";
+import path from "node:path";
+import type { FileHandle } from "node:fs/promises";
+import { ErrorCode } from "../errors/error-code.js";
+import { ToolError } from "../errors/tool-error.js";
+
+/** The part of a session that confinement needs. */
+export interface FsScope {
+  readonly roots: readonly string[];
+  readonly fsScope: "workspace" | "any";
+}
+
+/** Symlink hops followed when resolving a path that does not exist yet. */
+const MAX_SYMLINK_HOPS = 40;
+
+/** The roots' real paths (a root given through a symlink matches both spellings). */
+export async function realRoots(scope: FsScope): Promise<string[]> {
+  const out = new Set<string>();
+  for (const root of scope.roots) {
+    out.add(path.resolve(root));
+    out.add(await realpath(root).catch(() => path.resolve(root)));
+  }
+  return [...out];
+}
+
+/** Whether `candidate` equals `root` or lies below it, comparing whole path components. */
+export function isWithinRoot(candidate: string, root: string): boolean {
+  if (candidate === root) return true;
+  const prefix = root.endsWith("/") ? root : `${root}/`;
+  return candidate.startsWith(prefix);
+}
+
+/** Throws PERMISSION_DENIED unless `realPath` lies inside a root (always passes with `fsScope: "any"`). */
+export async function assertInsideRoots(scope: FsScope, realPath: string, displayPath: string): Promise<void> {
+  if (scope.fsScope === "any") return;
+  const roots = await realRoots(scope);
+  if (roots.some((root) => isWithinRoot(realPath, root))) return;
+  throw outsideRootsError(displayPath, realPath, scope.roots);
+}
+
+/** The PERMISSION_DENIED error for a path that resolves outside the roots. */
+export function outsideRootsError(displayPath: string, realPath: string, roots: readonly string[]): ToolError {
+  const resolved = realPath === displayPath ? "" : ` (it resolves to ${realPath})`;
+  const list = roots.length === 0 ? "(none)" : roots.join(", ");
+  return new ToolError(ErrorCode.PERMISSION_DENIED, `Permission denied: ${displayPath} is outside the folders this session may access${resolved}. Allowed: ${list}`, {
+    suggestion: `Use a path inside ${list}. The server operator can allow more folders with --allow-path.`,
+    filePath: displayPath,
+  });
+}
+
+/**
+ * The real path of an open file: the kernel's `/proc/self/fd/N` link where there is one, else the
+ * realpath of `openedAs` verified to be the same inode as the descriptor.
+ */
+export async function realPathOfHandle(handle: FileHandle, openedAs: string): Promise<string> {
+  try {
+    const viaProc = await readlink(`/proc/self/fd/${handle.fd}`);
+    if (viaProc.startsWith("/") && !viaProc.endsWith(" (deleted)")) return viaProc;
+  } catch {
+    // No procfs (macOS, some containers): fall through to realpath + inode check.
+  }
+  const real = await realpath(openedAs);
+  const [byHandle, byPath] = await Promise.all([handle.stat(), lstat(real)]);
+  if (byHandle.dev !== byPath.dev || byHandle.ino !== byPath.ino) {
+    throw new ToolError(ErrorCode.PERMISSION_DENIED, `Permission denied: ${openedAs} changed while it was being opened`, {
+      suggestion: "Retry the call once the file is no longer being replaced.",
+      filePath: openedAs,
+    });
+  }
+  return real;
+}
+
+/**
+ * Where a path that may not exist yet would land: the realpath of its nearest existing ancestor plus
+ * the missing components (dangling symlinks are followed). Used to check creates before any write.
+ */
+export async function resolveForCreate(absPath: string): Promise<string> {
+  let current = path.resolve(absPath);
+  for (let hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
+    const info = await lstat(current).catch(() => undefined);
+    if (info?.isSymbolicLink()) {
+      const existing = await realpath(current).catch(() => undefined);
+      if (existing !== undefined) return existing;
+      current = path.resolve(path.dirname(current), await readlink(current));
+      continue;
+    }
+    if (info !== undefined) return realpath(current);
+    const missing: string[] = [path.basename(current)];
+    let ancestor = path.dirname(current);
+    while (ancestor !== path.dirname(ancestor) && (await lstat(ancestor).catch(() => undefined)) === undefined) {
+      missing.unshift(path.basename(ancestor));
+      ancestor = path.dirname(ancestor);
+    }
+    const realAncestor = await realpath(ancestor);
+    return path.join(realAncestor, ...missing);
+  }
+  throw new ToolError(ErrorCode.INVALID_INPUT, `Too many levels of symbolic links: ${absPath}`, { filePath: absPath });
+}

@@ -1,0 +1,111 @@
+/**
+ * The safe reader: opens without blocking, refuses FIFOs, devices and sockets, checks confinement on
+ * the opened descriptor, and reads within a byte cap. Errno failures (ENOENT, EACCES, ...) are rethrown
+ * as they are, so that each tool words them its own way.
+ */
+import { constants } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { ErrorCode } from "../errors/error-code.js";
+import { ToolError } from "../errors/tool-error.js";
+import { assertInsideRoots, realPathOfHandle, type FsScope } from "./confinement.js";
+
+/** Default byte cap of one read. */
+export const DEFAULT_MAX_READ_BYTES = 64 * 1024 * 1024;
+
+/** Flags of a read open: never block on a FIFO, never become a controlling terminal. */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+
+/** A confined open file. The caller must close `handle`. */
+export interface OpenedFile {
+  handle: FileHandle;
+  /** The real path of what was opened. */
+  realPath: string;
+  stat: Stats;
+}
+
+/** The bytes of a confined regular file. */
+export interface ReadResult {
+  bytes: Buffer;
+  realPath: string;
+  stat: Stats;
+  /** True when the file is larger than the cap and only its first `maxBytes` were read. */
+  truncated: boolean;
+}
+
+/** An errno-style error, as Node's fs throws it. */
+export function errnoError(code: string, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: ${message}`), { code });
+}
+
+/** The `code` of an errno error, or undefined. */
+export function errnoCode(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** Describes a non-regular file kind for messages. */
+function specialKind(stat: Stats): string | undefined {
+  if (stat.isFIFO()) return "a FIFO (named pipe)";
+  if (stat.isCharacterDevice()) return "a character device";
+  if (stat.isBlockDevice()) return "a block device";
+  if (stat.isSocket()) return "a socket";
+  return undefined;
+}
+
+/**
+ * Opens `absPath` for reading and checks it: inside the roots (on the descriptor's real path),
+ * not special. A directory is returned as such (stat tells); the caller decides.
+ */
+export async function openConfined(scope: FsScope, absPath: string, displayPath: string = absPath): Promise<OpenedFile> {
+  if (absPath.includes("\0")) throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid path (contains a NUL byte): ${JSON.stringify(displayPath)}`);
+  const handle = await open(absPath, READ_FLAGS);
+  try {
+    const realPath = await realPathOfHandle(handle, absPath);
+    await assertInsideRoots(scope, realPath, displayPath);
+    const stat = await handle.stat();
+    const kind = specialKind(stat);
+    if (kind !== undefined) {
+      throw new ToolError(ErrorCode.INVALID_INPUT, `Cannot read ${displayPath}: it is ${kind}, not a regular file.`, {
+        suggestion: "Only regular files can be read.",
+        filePath: displayPath,
+      });
+    }
+    return { handle, realPath, stat };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** Reads a confined regular file, up to `maxBytes`. A directory fails with errno `EISDIR`. */
+export async function readFileConfined(
+  scope: FsScope,
+  absPath: string,
+  options: { displayPath?: string; maxBytes?: number } = {},
+): Promise<ReadResult> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
+  const opened = await openConfined(scope, absPath, options.displayPath ?? absPath);
+  try {
+    if (opened.stat.isDirectory()) throw errnoError("EISDIR", `illegal operation on a directory, read '${absPath}'`);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let truncated = false;
+    for (;;) {
+      const want = Math.min(1024 * 1024, maxBytes + 1 - total);
+      const buffer = Buffer.allocUnsafe(want);
+      const { bytesRead } = await opened.handle.read(buffer, 0, want, null);
+      if (bytesRead === 0) break;
+      chunks.push(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) {
+        truncated = true;
+        break;
+      }
+    }
+    const bytes = Buffer.concat(chunks);
+    return { bytes: truncated ? bytes.subarray(0, maxBytes) : bytes, realPath: opened.realPath, stat: opened.stat, truncated };
+  } finally {
+    await opened.handle.close();
+  }
+}

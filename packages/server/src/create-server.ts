@@ -1,0 +1,109 @@
+/**
+ * createToolsServer: a grpc-js server for GrokToolsService over one session, with
+ * bearer-token auth, listening on TCP or a unix socket, and a graceful shutdown.
+ */
+import { Server, ServerCredentials, status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
+import { timingSafeEqual, createHash } from "node:crypto";
+import { GrokToolsServiceService } from "@grok-tools/proto";
+import { Session, ToolRegistry, silentLogger, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
+import { grokBuild, grokBuildConcise } from "@grok-tools/tools-grokbuild";
+import { codex } from "@grok-tools/tools-codex";
+import { createToolsService, grpcError } from "./grpc/tools-service.js";
+
+/** The namespaces every server has. */
+export const BUILTIN_NAMESPACES: readonly NamespaceDefinition[] = [grokBuild, grokBuildConcise, codex];
+
+/** Options of {@link createToolsServer}. */
+export interface ToolsServerOptions {
+  /** The workspace the session serves. */
+  workspace: string;
+  stateDir?: string;
+  /** Extra namespaces (vendor packages), registered after the built-in ones. */
+  namespaces?: readonly NamespaceDefinition[];
+  /** Replaces the built-in namespaces entirely (tests). */
+  builtinNamespaces?: readonly NamespaceDefinition[];
+  allowPaths?: readonly string[];
+  fsScope?: "workspace" | "any";
+  /** Required as `authorization: Bearer <token>` on every call when set. */
+  authToken?: string;
+  /** PEM material for TLS; `ca` turns on client certificate checks (mTLS). */
+  tls?: { cert: Buffer; key: Buffer; ca?: Buffer };
+  log?: Logger;
+  version?: string;
+}
+
+/** A running (or ready to run) tools server. */
+export interface ToolsServer {
+  /** Binds `127.0.0.1:0`, `host:port` or `unix:/path`; resolves to the bound address. */
+  listen(address: string): Promise<string>;
+  /** Stops taking calls, waits for running ones up to `graceMs`, then forces. */
+  shutdown(graceMs?: number): Promise<void>;
+  readonly session: Session;
+}
+
+/** Grace period of a shutdown before calls are cut. */
+export const SHUTDOWN_GRACE_MS = 5000;
+
+export function createToolsServer(options: ToolsServerOptions): ToolsServer {
+  const log = options.log ?? silentLogger;
+  const registry = ToolRegistry.of([...(options.builtinNamespaces ?? BUILTIN_NAMESPACES), ...(options.namespaces ?? [])]);
+  const session = new Session({
+    registry,
+    workspace: options.workspace,
+    ...(options.stateDir ? { stateDir: options.stateDir } : {}),
+    ...(options.allowPaths ? { allowPaths: options.allowPaths } : {}),
+    fsScope: options.fsScope ?? "workspace",
+    log,
+    ...(options.version ? { runtimeVersion: options.version } : {}),
+  });
+  let shuttingDown = false;
+  const expectedToken = options.authToken ? digest(`Bearer ${options.authToken}`) : undefined;
+
+  const admit = (metadata: Metadata): void => {
+    if (shuttingDown) throw grpcError(GrpcStatus.UNAVAILABLE, "The server is shutting down");
+    if (!expectedToken) return;
+    const header = metadata.get("authorization")[0];
+    // Compare digests so that the comparison is constant-time whatever the header's length.
+    if (typeof header !== "string" || !timingSafeEqual(digest(header), expectedToken)) {
+      throw grpcError(GrpcStatus.UNAUTHENTICATED, "Missing or invalid authorization: send 'authorization: Bearer <token>'");
+    }
+  };
+
+  const server = new Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024, "grpc.max_send_message_length": 64 * 1024 * 1024 });
+  server.addService(GrokToolsServiceService, createToolsService({ sessionFor: () => session, admit, log }));
+
+  const credentials = options.tls
+    ? ServerCredentials.createSsl(options.tls.ca ?? null, [{ cert_chain: options.tls.cert, private_key: options.tls.key }], options.tls.ca !== undefined)
+    : ServerCredentials.createInsecure();
+
+  return {
+    session,
+    listen(address) {
+      return new Promise((resolve, reject) => {
+        server.bindAsync(address, credentials, (error, port) => {
+          if (error) return reject(error);
+          resolve(address.startsWith("unix:") ? address : address.replace(/:\d+$/, `:${port}`));
+        });
+      });
+    },
+    async shutdown(graceMs = SHUTDOWN_GRACE_MS) {
+      shuttingDown = true;
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        force.unref();
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+      await session.close();
+    },
+  };
+}
+
+function digest(text: string): Buffer {
+  return createHash("sha256").update(text).digest();
+}

@@ -1,0 +1,10 @@
+/**
+ * @grok-tools/server: the gRPC server of the Grok tools runtime, embeddable with
+ * createToolsServer() or run as the `grok-tools-server` command.
+ */
+export { BUILTIN_NAMESPACES, SHUTDOWN_GRACE_MS, createToolsServer, type ToolsServer, type ToolsServerOptions } from "./create-server.js";
+export { loadNamespaces } from "./load-namespaces.js";
+export { DEFAULT_LISTEN, isLoopbackAddress, main } from "./cli.js";
+export { createToolsService, grpcError, type ToolsServiceContext } from "./grpc/tools-service.js";
+export { chunkUtf8, DEFAULT_STREAM_CHUNK_BYTES, MAX_STREAM_CHUNK_BYTES } from "./grpc/stream-chunks.js";
+export { serverVersion } from "./version.js";

@@ -1,0 +1,58 @@
+/**
+ * Renders Node file-system errors the way Rust's `std::io::Error` displays them
+ * (`No such file or directory (os error 2)`), since the reference's messages embed that text.
+ */
+import { constants } from "node:os";
+
+/** glibc's `strerror` texts for the errors a file tool can meet. */
+const STRERROR: Readonly<Record<string, string>> = {
+  EPERM: "Operation not permitted",
+  ENOENT: "No such file or directory",
+  EIO: "Input/output error",
+  ENXIO: "No such device or address",
+  EBADF: "Bad file descriptor",
+  EAGAIN: "Resource temporarily unavailable",
+  ENOMEM: "Cannot allocate memory",
+  EACCES: "Permission denied",
+  EBUSY: "Device or resource busy",
+  EEXIST: "File exists",
+  EXDEV: "Invalid cross-device link",
+  ENODEV: "No such device",
+  ENOTDIR: "Not a directory",
+  EISDIR: "Is a directory",
+  EINVAL: "Invalid argument",
+  ENFILE: "Too many open files in system",
+  EMFILE: "Too many open files",
+  ETXTBSY: "Text file busy",
+  EFBIG: "File too large",
+  ENOSPC: "No space left on device",
+  EROFS: "Read-only file system",
+  EMLINK: "Too many links",
+  ENAMETOOLONG: "File name too long",
+  ENOTEMPTY: "Directory not empty",
+  ELOOP: "Too many levels of symbolic links",
+  EDQUOT: "Disk quota exceeded",
+  ESTALE: "Stale file handle",
+};
+
+/** The error's `code` (`ENOENT`), when it has one. */
+export function errnoCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** `No such file or directory (os error 2)`: Rust's display of an OS error. */
+export function rustIoErrorText(error: unknown): string {
+  const code = errnoCode(error);
+  const errno = code === undefined ? undefined : (constants.errno as Record<string, number | undefined>)[code];
+  if (code !== undefined && errno !== undefined) {
+    return `${STRERROR[code] ?? code} (os error ${errno})`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The same text behind the `IO Error: ` prefix of the reference's file-system error type. */
+export function fsErrorText(error: unknown): string {
+  return `IO Error: ${rustIoErrorText(error)}`;
+}

@@ -1,0 +1,38 @@
+/** `GrokBuild:todo_write`: the session's structured task list (spec §4.6). */
+import { defineTool } from "@grok-tools/runtime";
+import { coerceKeys, lenientBool } from "../grep/lenient-input.js";
+import { TODO_WRITE_DESCRIPTION } from "./description.js";
+import { applyTodoUpdates, assertUniqueIds, effectiveMerge } from "./execute.js";
+import { summarizeTodoState } from "./format.js";
+import { TodoWriteInput, TodoWriteOutput } from "./schema.js";
+import { todoStateResource } from "./state.js";
+
+/** The `todo_write` tool definition. */
+export const todoWrite = defineTool({
+  id: "todo_write",
+  kind: "plan",
+  description: TODO_WRITE_DESCRIPTION,
+  shortDescription: "Create and update the session's task list",
+  input: TodoWriteInput,
+  output: TodoWriteOutput,
+  outputFields: {
+    TodosUpdated: { description: "The summary, the todos in order, and the full state snapshot" },
+  },
+  normalizeInput: (raw) => coerceKeys(raw, ["merge"], lenientBool),
+  async execute(input, ctx) {
+    assertUniqueIds(input.todos);
+    const resources = ctx.session.resources;
+    const current = resources.get(todoStateResource);
+    const merge = effectiveMerge(input.merge ?? true, current, input.todos);
+    const next = applyTodoUpdates(current, input.todos, merge);
+    resources.set(todoStateResource, next);
+    const summary = summarizeTodoState(next);
+    return {
+      output: {
+        type: "Todo" as const,
+        TodosUpdated: { summary_for_prompt: summary, todos: Object.values(structuredClone(next.todos)), state: structuredClone(next) },
+      },
+      promptText: summary,
+    };
+  },
+});
