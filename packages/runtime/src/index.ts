@@ -53,3 +53,18 @@ export {
   type GoldenComparison,
   type GoldenRunOptions,
 } from "./testing/golden.js";
+export { expandTilde, resolveModelPath, sanitizeModelPathArg } from "./fs/model-path.js";
+export { assertInsideRoots, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, resolveForCreate, type FsScope } from "./fs/confinement.js";
+export { DEFAULT_MAX_READ_BYTES, errnoCode, errnoError, openConfined, readFileConfined, type OpenedFile, type ReadResult } from "./fs/safe-read.js";
+export { replaceFileAtomic, writeFileConfined, type WriteResult } from "./fs/atomic-write.js";
+export { decodeText, detectTextFormat, encodeText, type TextFormat } from "./fs/text-format.js";
+export { PATH_LOCKS, PathLocks } from "./fs/path-lock.js";
+export {
+  FILE_READ_TRACKER,
+  FileReadTracker,
+  readTracker,
+  sha256Hex,
+  type CheckBeforeEditOptions,
+  type FileReadRecord,
+  type FileReadTrackerState,
+} from "./fs/read-tracker.js";

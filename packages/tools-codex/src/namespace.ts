@@ -2,9 +2,11 @@
  * The Codex namespace (spec §4.13): apply_patch, read_file, list_dir, grep_files.
  */
 import { defineNamespace, type AnyToolDefinition } from "@grok-tools/runtime";
+import { applyPatch } from "./apply-patch/index.js";
 
 /** Codex tools, in registration order. */
 export const codexTools: AnyToolDefinition[] = [
+  applyPatch,
 ];
 
 /** The `Codex` namespace. */

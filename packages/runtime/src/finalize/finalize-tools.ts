@@ -8,21 +8,25 @@ import type { ToolRegistry, RegisteredTool } from "../registry/tool-registry.js"
 import type { DescribeInput, RequirementFailure } from "../tool/define-tool.js";
 import { defaultClientName, toolIdError } from "../tool/tool-id.js";
 import { firstProblem } from "../validation/validate-value.js";
-import { isPlainObject } from "../session/resource-store.js";
+import { isPlainObject, isSafeKey } from "../session/resource-store.js";
 import type { TruncationSettings } from "../output/truncation-settings.js";
-import { checkPreset, resolveContractVersion } from "./behavior-presets.js";
+import { parseJsonLikeSerde } from "../validation/serde-json-error.js";
+import { CURRENT_VERSION, DEFAULT_VERSION_CATALOG, resolveContractVersion, type VersionCatalog } from "./behavior-presets.js";
 import type { ConfigViolation, FinalizeInput, FinalizeOutcome, FinalizedTool, VersionWarningInfo } from "./finalize-types.js";
 import { FinalizedToolset, buildKindParamMaps } from "./finalized-toolset.js";
-import { renderTemplate, substitutePlaceholders } from "./template-renderer.js";
+import { renderTemplate, stripTemplateMarkers, substitutePlaceholders, type PlaceholderValues } from "./template-renderer.js";
 
 /** `GROK_MAX_WAIT_BLOCK_MS`: the wait cap used in `{max_wait_ms}`. */
 export const MAX_WAIT_BLOCK_MS = 600_000;
+/** The fixed `{max_chars_per_line}` display value (OpenCode-compatible descriptions). */
 const MAX_CHARS_PER_LINE = 2000;
 
 /** Session settings that descriptions depend on. */
 export interface FinalizeEnvironment {
   truncation: TruncationSettings;
   systemRemindersEnabled: boolean;
+  /** Presets and version lifecycles; the reference's by default. */
+  catalog?: VersionCatalog;
 }
 
 interface Draft {
@@ -38,76 +42,80 @@ interface Draft {
 /** One violation's `summary()` text: `{tool}: {field}; {message}; expected {e}; got {bad}`. */
 export function violationSummary(v: ConfigViolation): string {
   const parts = [v.fieldPath, v.message, v.expected === undefined ? undefined : `expected ${v.expected}`, v.badValueJson === undefined ? undefined : `got ${v.badValueJson}`];
-  return `${v.toolId}: ${parts.filter((p) => p !== undefined && p !== "").join("; ")}`;
+  return `${v.toolId}: ${parts.filter((p) => p !== undefined).join("; ")}`;
 }
 
-function fail(violations: ConfigViolation[]): FinalizeOutcome {
-  return { ok: false, message: violations.map(violationSummary).join("\n"), violations };
+/** The response message of a failed finalize: the violations' summaries, one per line. */
+function fail(violations: ConfigViolation[], message?: string): FinalizeOutcome {
+  return { ok: false, message: message ?? violations.map(violationSummary).join("\n"), violations };
 }
 
 function json(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/** The reference's standard and hashline file bundles, which never mix (spec §3.2.4). */
+const STANDARD_FILE_TOOLS = ["GrokBuild:read_file", "GrokBuild:search_replace", "GrokBuild:grep"];
+const HASHLINE_FILE_TOOLS = ["GrokBuildHashline:hashline_read", "GrokBuildHashline:hashline_edit", "GrokBuildHashline:hashline_grep"];
+
 /** Validates `input` against `registry` and builds the finalized tools. */
 export function finalizeTools(registry: ToolRegistry, input: FinalizeInput, env: FinalizeEnvironment): FinalizeOutcome {
-  // §3.1: wire conversion, failing on the first invalid entry.
-  const clientObjects: Record<string, unknown>[] = [];
+  // §3.1: wire conversion, failing on the first invalid entry. The message is the entry error's
+  // Display text, which already names the tool and the field.
+  const clientObjects: (Record<string, unknown> | undefined)[] = [];
   for (const [i, entry] of input.tools.entries()) {
-    let object: Record<string, unknown> = {};
+    let object: Record<string, unknown> | undefined;
     if (entry.paramsJson !== undefined) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(entry.paramsJson);
-      } catch (error) {
-        return fail([{ entryIndex: i, toolId: entry.id, fieldPath: `tools[${i}].params_json`, message: `${entry.id}: tools[${i}].params_json failed to parse JSON: ${(error as Error).message}`, badValueJson: json(entry.paramsJson), category: "params_json_parse" }]);
+      const parsed = parseJsonLikeSerde(entry.paramsJson);
+      const fieldPath = `tools[${i}].params_json`;
+      if (!parsed.ok) {
+        const message = `${entry.id}: ${fieldPath} failed to parse JSON: ${parsed.message}`;
+        return fail([{ entryIndex: i, toolId: entry.id, fieldPath, message, expected: "a JSON object", badValueJson: entry.paramsJson, category: "params_json_parse" }], message);
       }
-      if (!isPlainObject(parsed)) {
-        return fail([{ entryIndex: i, toolId: entry.id, fieldPath: `tools[${i}].params_json`, message: `${entry.id}: tools[${i}].params_json must be a JSON object`, badValueJson: entry.paramsJson, category: "params_json_not_object" }]);
+      if (!isPlainObject(parsed.value)) {
+        const message = `${entry.id}: ${fieldPath} must be a JSON object`;
+        return fail([{ entryIndex: i, toolId: entry.id, fieldPath, message, expected: "a JSON object", badValueJson: json(parsed.value), category: "params_json_not_object" }], message);
       }
-      object = parsed;
+      object = parsed.value;
     }
     if (entry.nameOverride !== undefined) {
       const idError = toolIdError(entry.nameOverride);
       if (idError) {
-        return fail([{ entryIndex: i, toolId: entry.id, fieldPath: `tools[${i}].name_override`, message: `${entry.id}: tools[${i}].name_override is not a valid tool name (${JSON.stringify(entry.nameOverride)}): ${idError}`, badValueJson: json(entry.nameOverride), category: "name_override_invalid" }]);
+        const fieldPath = `tools[${i}].name_override`;
+        const message = `${entry.id}: ${fieldPath} is not a valid tool name (${JSON.stringify(entry.nameOverride)}): ${idError}`;
+        return fail([{ entryIndex: i, toolId: entry.id, fieldPath, message, expected: "a valid tool name", badValueJson: json(entry.nameOverride), category: "name_override_invalid" }], message);
       }
     }
     clientObjects.push(object);
   }
 
   // §3.2.1: the preset.
-  const preset = input.behaviorPreset === undefined || input.behaviorPreset === "" ? "current" : input.behaviorPreset;
-  const presetCheck = checkPreset(preset);
-  if (presetCheck.error) {
-    return fail([{ toolId: "(global)", fieldPath: "behavior_preset", message: presetCheck.error, expected: "one of the registered behavior presets", badValueJson: json(preset), category: "behavior_preset" }]);
+  const catalog = env.catalog ?? DEFAULT_VERSION_CATALOG;
+  const preset = input.behaviorPreset === undefined || input.behaviorPreset === "" ? CURRENT_VERSION : input.behaviorPreset;
+  if (!Object.hasOwn(catalog.presets, preset)) {
+    return fail([{ toolId: "(global)", fieldPath: "behavior_preset", message: `unknown behavior_preset: "${preset}"`, expected: "one of the registered behavior presets", badValueJson: json(preset), category: "behavior_preset" }]);
   }
   const warnings: VersionWarningInfo[] = [];
-  if (presetCheck.warning) warnings.push({ fqToolId: "", ...presetCheck.warning });
 
   // §3.2.2: per entry, collecting every violation.
   const violations: ConfigViolation[] = [];
   const drafts: Draft[] = [];
-  const seenIds = new Set<string>();
   for (const [i, entry] of input.tools.entries()) {
     const registered = registry.get(entry.id);
     if (!registered) {
       violations.push({ entryIndex: i, toolId: entry.id, fieldPath: "id", message: "not found in registry", badValueJson: json(entry.id), category: "tool_not_found" });
       continue;
     }
-    if (seenIds.has(entry.id)) {
-      violations.push({ entryIndex: i, toolId: entry.id, fieldPath: "id", message: `tool "${entry.id}" is listed more than once`, expected: "each tool id at most once", badValueJson: json(entry.id), category: "duplicate_tool_id" });
-      continue;
-    }
-    seenIds.add(entry.id);
     const def = registered.definition;
-    const version = resolveContractVersion(preset, entry.id, def.contractVersions, entry.behaviorVersion);
+    const version = resolveContractVersion(preset, entry.id, def.contractVersions, entry.behaviorVersion, catalog);
     if (!version.ok) {
       violations.push({ entryIndex: i, toolId: entry.id, fieldPath: "behavior_version", message: version.message, badValueJson: json(entry.behaviorVersion ?? ""), category: "behavior_version" });
       continue;
     }
-    if (version.warning) warnings.push({ fqToolId: entry.id, ...version.warning });
-    const params = effectiveParams(registered, clientObjects[i] ?? {}, i, violations);
+    for (const warning of version.warnings) {
+      if (!warnings.some((w) => w.fqToolId === warning.fqToolId && w.deprecatedVersion === warning.deprecatedVersion)) warnings.push(warning);
+    }
+    const params = effectiveParams(registered, clientObjects[i], i, violations);
     if (params === INVALID) continue;
     drafts.push({
       index: i,
@@ -115,13 +123,14 @@ export function finalizeTools(registry: ToolRegistry, input: FinalizeInput, env:
       clientName: entry.nameOverride ?? defaultClientName(entry.id),
       params,
       contractVersion: version.version,
-      paramNames: { ...(entry.paramsNameOverrides ?? {}) },
+      paramNames: safeNameMap(entry.paramsNameOverrides),
       descriptionOverride: entry.descriptionOverride,
     });
   }
   if (violations.length > 0) return fail(violations);
 
-  // §3.2.3: duplicate client names, in config order.
+  // §3.2.3: duplicate client names, in config order; then (our addition) the same fq id twice
+  // under different names, which the reference would not survive.
   const firstByName = new Map<string, string>();
   for (const draft of drafts) {
     const first = firstByName.get(draft.clientName);
@@ -130,10 +139,17 @@ export function finalizeTools(registry: ToolRegistry, input: FinalizeInput, env:
     } else firstByName.set(draft.clientName, draft.registered.fqId);
   }
   if (violations.length > 0) return fail(violations);
+  const seenIds = new Set<string>();
+  for (const draft of drafts) {
+    if (seenIds.has(draft.registered.fqId)) {
+      violations.push({ entryIndex: draft.index, toolId: draft.registered.fqId, fieldPath: "id", message: `tool "${draft.registered.fqId}" is listed more than once`, expected: "each tool id at most once", badValueJson: json(draft.registered.fqId), category: "duplicate_tool_id" });
+    }
+    seenIds.add(draft.registered.fqId);
+  }
+  if (violations.length > 0) return fail(violations);
 
   // §3.2.4: the standard and hashline file bundles never mix.
-  const standard = ["GrokBuild:read_file", "GrokBuild:search_replace", "GrokBuild:grep"];
-  if (drafts.some((d) => standard.includes(d.registered.fqId)) && drafts.some((d) => d.registered.namespace === "GrokBuildHashline")) {
+  if (input.tools.some((t) => STANDARD_FILE_TOOLS.includes(t.id)) && input.tools.some((t) => HASHLINE_FILE_TOOLS.includes(t.id))) {
     return fail([{ toolId: "(file-toolset)", fieldPath: "tools", message: "mixed standard and hashline file tools are not allowed. Use either the standard bundle (read_file, search_replace, grep) or the hashline bundle (hashline_read, hashline_edit, hashline_grep), not both.", category: "file_toolset_conflict" }]);
   }
 
@@ -151,19 +167,32 @@ export function finalizeTools(registry: ToolRegistry, input: FinalizeInput, env:
   return { ok: true, tools, warnings };
 }
 
+/** A name map from outside without prototype keys. */
+function safeNameMap(names: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [canonical, client] of Object.entries(names ?? {})) if (isSafeKey(canonical) && isSafeKey(client)) out[canonical] = client;
+  return out;
+}
+
 const INVALID = Symbol("invalid");
 
-/** Defaults shallow-merged with the client object, then typed and semantic checks. */
-function effectiveParams(registered: RegisteredTool, client: Record<string, unknown>, index: number, violations: ConfigViolation[]): unknown {
+/**
+ * Effective params = defaults shallow-merged with the client object (client keys replace whole
+ * values, unknown keys of lenient params included, as the reference's `merge_json`). The typed
+ * check sees the merge, minus unknown keys when the params ignore them; then semantic checks.
+ */
+function effectiveParams(registered: RegisteredTool, client: Record<string, unknown> | undefined, index: number, violations: ConfigViolation[]): unknown {
   const spec = registered.definition.params;
-  if (!spec) return client;
+  if (!spec) return client ?? {};
   const merged: Record<string, unknown> = { ...(spec.defaults as Record<string, unknown>) };
-  for (const [key, value] of Object.entries(client)) {
-    const known = Object.hasOwn((spec.schema as { properties?: object }).properties ?? {}, key);
-    if (!known && spec.ignoreUnknownFields) continue;
+  const checked: Record<string, unknown> = { ...(spec.defaults as Record<string, unknown>) };
+  const known = (spec.schema as { properties?: object }).properties ?? {};
+  for (const [key, value] of Object.entries(client ?? {})) {
+    if (!isSafeKey(key)) continue;
     merged[key] = value;
+    if (Object.hasOwn(known, key) || !spec.ignoreUnknownFields) checked[key] = value;
   }
-  const problem = firstProblem(spec.schema, merged);
+  const problem = firstProblem(spec.schema, checked);
   if (problem) {
     violations.push({
       entryIndex: index,
@@ -217,58 +246,77 @@ function provisionalTool(draft: Draft): FinalizedTool {
   };
 }
 
-/** Builds the model-facing description and schema of one tool (spec §2.7, §2.8). */
+/**
+ * Builds the model-facing description and schema of one tool (spec §2.7, §2.8): raw text
+ * (override or built-in), template render (fallback per tool), placeholders keyed by client
+ * name; schema renamed, every description rendered, then top-level placeholders and the
+ * `maximum` of the property that documents `{max_wait_ms}`.
+ */
 function buildTool(draft: Draft, toolset: FinalizedToolset, env: FinalizeEnvironment): FinalizedTool {
   const def = draft.registered.definition;
   const input = describeInput(draft, toolset);
   const canonicalSchema: TSchema = def.inputSchemaFor?.(input) ?? def.input;
-  const context = templateContext(toolset, env, def.templateVariables?.(input) ?? {});
-  const placeholders = {
+  const context = descriptionContext(toolset, env.systemRemindersEnabled, def.templateVariables?.(input) ?? {});
+  const placeholders: PlaceholderValues = {
     maxOutputBytes: env.truncation.maxOutputBytesFor(draft.clientName),
     maxLinesRead: env.truncation.maxLinesRead,
     maxWaitMs: MAX_WAIT_BLOCK_MS,
     maxCharsPerLine: MAX_CHARS_PER_LINE,
   };
   const raw = draft.descriptionOverride ?? (typeof def.description === "function" ? def.description(input) : def.description);
-  const description = substitutePlaceholders(renderTemplate(raw, context), placeholders);
-  const inputSchema = renameSchema(renderSchemaDescriptions(structuredClone(canonicalSchema) as Record<string, unknown>, context, placeholders), draft.paramNames);
-  return { ...provisionalTool(draft), description, inputSchema, canonicalInputSchema: canonicalSchema };
+  const onError = def.descriptionRenderFallback === "raw" && draft.descriptionOverride !== undefined ? (text: string) => text : (text: string) => stripTemplateMarkers(text);
+  const description = substitutePlaceholders(renderTemplate(raw, context, onError), placeholders);
+  const renamed = renameSchema(structuredClone(canonicalSchema) as Record<string, unknown>, draft.paramNames);
+  renderSchemaDescriptions(renamed, context);
+  applyPlaceholdersToSchema(renamed, placeholders);
+  return { ...provisionalTool(draft), description, inputSchema: renamed, canonicalInputSchema: canonicalSchema };
 }
 
-function templateContext(toolset: FinalizedToolset, env: FinalizeEnvironment, extras: Record<string, unknown>): Record<string, unknown> {
+/** Host shell flags of description templates (Linux/macOS: false, false, true). */
+export const HOST_TEMPLATE_FLAGS = Object.freeze({
+  is_windows: process.platform === "win32",
+  shell_uses_semicolon: false,
+  has_unix_utilities: process.platform !== "win32",
+});
+
+/**
+ * The template context of a finalized toolset: `tools.by_kind`, `params.<kind>`, the host flags,
+ * `system_reminders_enabled`, and a tool's extras on top.
+ */
+export function descriptionContext(toolset: FinalizedToolset, systemRemindersEnabled: boolean, extras: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     tools: { by_kind: toolset.kindToolNames() },
-    params: Object.fromEntries(buildKindParamMaps(toolset.tools)),
-    is_windows: process.platform === "win32",
-    shell_uses_semicolon: false,
-    has_unix_utilities: process.platform !== "win32",
-    system_reminders_enabled: env.systemRemindersEnabled,
+    params: toolset.kindParamMaps(),
+    ...HOST_TEMPLATE_FLAGS,
+    system_reminders_enabled: systemRemindersEnabled,
     ...extras,
   };
 }
 
-/** Renders property descriptions recursively; top-level ones also get the placeholders. */
-function renderSchemaDescriptions(
-  schema: Record<string, unknown>,
-  context: Record<string, unknown>,
-  placeholders: Parameters<typeof substitutePlaceholders>[1],
-  topLevel = true,
-): Record<string, unknown> {
-  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
-  if (properties) {
-    for (const property of Object.values(properties)) {
-      if (typeof property.description === "string") {
-        const hadWait = property.description.includes("{max_wait_ms}");
-        let text = renderTemplate(property.description, context);
-        if (topLevel) text = substitutePlaceholders(text, placeholders);
-        property.description = text;
-        if (topLevel && hadWait) property.maximum = placeholders.maxWaitMs;
-      }
-      renderSchemaDescriptions(property, context, placeholders, false);
-    }
+/** Renders every string `description` in a schema, at any depth, in place (markers stripped on failure). */
+function renderSchemaDescriptions(node: unknown, context: Record<string, unknown>): void {
+  if (Array.isArray(node)) {
+    for (const item of node) renderSchemaDescriptions(item, context);
+    return;
   }
-  if (schema.items && typeof schema.items === "object") renderSchemaDescriptions(schema.items as Record<string, unknown>, context, placeholders, false);
-  return schema;
+  if (typeof node !== "object" || node === null) return;
+  const object = node as Record<string, unknown>;
+  if (typeof object.description === "string") object.description = renderTemplate(object.description, context);
+  for (const value of Object.values(object)) renderSchemaDescriptions(value, context);
+}
+
+/** Top-level property descriptions get the plain placeholders; the wait property gets `maximum`. */
+function applyPlaceholdersToSchema(schema: Record<string, unknown>, placeholders: PlaceholderValues): void {
+  const properties = schema.properties;
+  if (typeof properties !== "object" || properties === null) return;
+  for (const property of Object.values(properties as Record<string, unknown>)) {
+    if (typeof property !== "object" || property === null) continue;
+    const object = property as Record<string, unknown>;
+    if (typeof object.description !== "string") continue;
+    const documentsWait = object.description.includes("{max_wait_ms}");
+    object.description = substitutePlaceholders(object.description, placeholders);
+    if (documentsWait) object.maximum = placeholders.maxWaitMs;
+  }
 }
 
 /** Renames top-level `properties` keys and `required` entries (canonical → client). */

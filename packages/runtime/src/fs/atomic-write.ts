@@ -52,7 +52,7 @@ export async function writeFileConfined(
   const target = existing?.realPath ?? (await resolveForCreate(absPath));
   if (existing === undefined) await assertInsideRoots(scope, target, displayPath);
   await mkdir(path.dirname(target), { recursive: true });
-  await writeFileAtomic(target, content, options.mode ?? existing?.mode, async (tempHandle, tempPath) => {
+  await replaceFileAtomic(target, content, options.mode ?? existing?.mode, async (tempHandle, tempPath) => {
     // The folder may have been swapped for a symlink after the check: verify where the temp landed.
     const realTemp = await realPathOfHandle(tempHandle, tempPath);
     await assertInsideRoots(scope, path.join(path.dirname(realTemp), path.basename(target)), displayPath);
@@ -64,7 +64,7 @@ export async function writeFileConfined(
  * Atomic replace: temp file in the same folder (O_EXCL), write, fsync, rename over `file`, fsync the
  * folder. `verify` runs on the open temp file before anything is renamed.
  */
-export async function writeFileAtomic(
+export async function replaceFileAtomic(
   file: string,
   content: string | Uint8Array,
   mode?: number,

@@ -6,6 +6,8 @@
 import type { Static, TSchema } from "typebox";
 import type { ToolKind } from "./tool-kind.js";
 import type { ToolContext } from "../execute/tool-context.js";
+import type { ResourceKey } from "../session/resource-store.js";
+import type { ReminderDefinition } from "../reminders/reminder.js";
 
 const TOOL_BRAND = Symbol.for("@grok-tools/runtime.ToolDefinition");
 
@@ -109,9 +111,24 @@ export interface ToolSpec<I extends TSchema, O extends TSchema, P> {
   templateVariables?: (input: DescribeInput<P>) => Record<string, unknown>;
   /** Finalize-time requirements on the rest of the toolset (spec §3.3). */
   requires?: (input: DescribeInput<P>) => RequirementFailure[];
+  /**
+   * What a description that fails to render becomes: `strip` (default) removes the template
+   * markers; `raw` keeps the raw text (the reference's kill_task, get_task_output, wait_tasks).
+   */
+  descriptionRenderFallback?: "strip" | "raw";
+  /**
+   * Serializable resources (state) the tool reads or writes. Registered when a session is
+   * finalized, so persisted and `initial_tool_state_json` values for them are loaded even
+   * before the tool first runs.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  resources?: readonly ResourceKey<any>[];
+  /** Cross-cutting reminders this tool brings (run once per session, whoever declares them). */
+  reminders?: readonly ReminderDefinition[];
   /** Rewrites the raw input object before validation (lenient booleans and integers, aliases). */
   normalizeInput?: (raw: Record<string, unknown>) => Record<string, unknown>;
-  execute: (input: Static<I>, ctx: ToolContext<P>) => Promise<ToolResult<Static<O>>>;
+  // Method syntax on purpose: it lets a typed tool be held as an AnyToolDefinition (bivariant parameters).
+  execute(input: Static<I>, ctx: ToolContext<P>): Promise<ToolResult<Static<O>>>;
 }
 
 /** A tool definition, branded so that any copy of the runtime recognises it. */

@@ -211,11 +211,11 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
     call.end();
   } catch (error) {
     if (isServiceError(error)) {
-      call.destroy(error);
+      call.emit("error", error);
       return;
     }
     ctx.log.error({ err: error, rpc: "ExecuteToolStream" }, "rpc handler failed");
-    call.destroy(grpcError(GrpcStatus.INTERNAL, "ExecuteToolStream failed: internal error (see the server log)"));
+    call.emit("error", grpcError(GrpcStatus.INTERNAL, "ExecuteToolStream failed: internal error (see the server log)"));
   }
 }
 

@@ -16,6 +16,7 @@ export function assertUniqueIds(updates: readonly TodoUpdate[]): void {
         details: { type: "Todo", DuplicateId: message },
       });
     }
+    seen.add(update.id);
   }
 }
 

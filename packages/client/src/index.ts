@@ -1,0 +1,13 @@
+/**
+ * @grok-tools/client: a typed promise client for the grok-tools gRPC server, stream
+ * reassembly, and spawnServer to run a server as a child process. Depends on the proto only.
+ */
+export { createToolsClient, ToolsClient } from "./client.js";
+export type { CallOptions, ExecuteOptions, ExecuteStreamOptions, ToolsClientOptions, ToolsClientTls } from "./client.js";
+export type { ToolCallResult, ToolCallSuccess, ToolCallFailure, ToolOutput } from "./tool-result.js";
+export { StreamAssembler } from "./stream-assembler.js";
+export type { StreamProgress } from "./stream-assembler.js";
+export { ToolsRpcError, ToolsProtocolError, isToolsRpcError } from "./errors.js";
+export { DEFAULT_ADDRESS, toGrpcTarget } from "./address.js";
+export { spawnServer, findServerCommand, SERVER_COMMAND } from "./spawn-server.js";
+export type { SpawnServerOptions, SpawnedServer } from "./spawn-server.js";

@@ -1,0 +1,276 @@
+import { execFileSync } from "node:child_process";
+import { mkdtemp, mkdir, readFile, realpath, rm, stat, symlink, writeFile, unlink, link, chmod } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { ErrorCode } from "../errors/error-code.js";
+import { ToolError } from "../errors/tool-error.js";
+import { ResourceStore } from "../session/resource-store.js";
+import { resolveModelPath, sanitizeModelPathArg } from "./model-path.js";
+import { isWithinRoot, resolveForCreate, type FsScope } from "./confinement.js";
+import { errnoCode, openConfined, readFileConfined } from "./safe-read.js";
+import { writeFileConfined } from "./atomic-write.js";
+import { decodeText, encodeText } from "./text-format.js";
+import { PathLocks } from "./path-lock.js";
+import { FILE_READ_TRACKER, readTracker } from "./read-tracker.js";
+
+let base: string;
+let ws: string;
+let outside: string;
+let scope: FsScope;
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(path.join(os.tmpdir(), "fs-test-")));
+  ws = path.join(base, "ws");
+  outside = path.join(base, "outside");
+  await mkdir(ws);
+  await mkdir(outside);
+  await writeFile(path.join(outside, "secret.txt"), "SENTINEL");
+  await writeFile(path.join(ws, "a.txt"), "hello\n");
+  scope = { roots: [ws], fsScope: "workspace" };
+});
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function codeOf(promise: Promise<unknown>): Promise<string | number | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return ToolError.is(error) ? error.code : errnoCode(error);
+  }
+}
+
+describe("resolveModelPath", () => {
+  test("cleans quotes, whitespace and literal escapes of quote-wrapped args", () => {
+    expect(sanitizeModelPathArg('  "/x/y.ts\\n"  ')).toBe("/x/y.ts");
+    expect(sanitizeModelPathArg("'/x/y.ts\\r\\t'")).toBe("/x/y.ts");
+    expect(sanitizeModelPathArg("/x/dir\\n")).toBe("/x/dir\\n");
+    expect(sanitizeModelPathArg('"/x/y')).toBe("/x/y");
+  });
+  test("joins relative paths, expands ~ and repairs a dropped leading slash", () => {
+    expect(resolveModelPath("/work/ws", "src/a.ts")).toBe("/work/ws/src/a.ts");
+    expect(resolveModelPath("/work/ws", "/etc/hosts")).toBe("/etc/hosts");
+    expect(resolveModelPath("/work/ws", "work/ws/src/a.ts")).toBe("/work/ws/src/a.ts");
+    expect(resolveModelPath("/work/ws", "work/wsx/a.ts")).toBe("/work/ws/work/wsx/a.ts");
+    expect(resolveModelPath("/work/ws", "~/notes.md", "/home/u")).toBe("/home/u/notes.md");
+    expect(resolveModelPath("/work/ws", "~", "/home/u")).toBe("/home/u");
+    expect(resolveModelPath("/work/ws", "a/link/../b")).toBe("/work/ws/a/link/../b");
+  });
+});
+
+describe("confinement", () => {
+  test("whole path components: /ws does not contain /ws2", () => {
+    expect(isWithinRoot("/w/ws", "/w/ws")).toBe(true);
+    expect(isWithinRoot("/w/ws/a", "/w/ws")).toBe(true);
+    expect(isWithinRoot("/w/ws2/a", "/w/ws")).toBe(false);
+    expect(isWithinRoot("/anything", "/")).toBe(true);
+  });
+  test("reads inside the root; refuses absolute paths outside", async () => {
+    const read = await readFileConfined(scope, path.join(ws, "a.txt"));
+    expect(read.bytes.toString()).toBe("hello\n");
+    expect(read.realPath).toBe(path.join(ws, "a.txt"));
+    const error = await readFileConfined(scope, path.join(outside, "secret.txt")).catch((e: unknown) => e);
+    expect(ToolError.is(error) && error.code).toBe(ErrorCode.PERMISSION_DENIED);
+    expect((error as ToolError).message).toContain("is outside the folders this session may access");
+    expect((error as ToolError).suggestion).toBeDefined();
+  });
+  test("refuses a symlink pointing outside", async () => {
+    await symlink(path.join(outside, "secret.txt"), path.join(ws, "link.txt"));
+    expect(await codeOf(readFileConfined(scope, path.join(ws, "link.txt")))).toBe(ErrorCode.PERMISSION_DENIED);
+  });
+  test("refuses `..` after a symlinked folder (the kernel's resolution)", async () => {
+    await mkdir(path.join(outside, "deep"));
+    await symlink(path.join(outside, "deep"), path.join(ws, "dirlink"));
+    expect(await codeOf(readFileConfined(scope, `${ws}/dirlink/../secret.txt`))).toBe(ErrorCode.PERMISSION_DENIED);
+  });
+  test("refuses a sibling-prefix folder", async () => {
+    await mkdir(`${ws}2`);
+    await writeFile(`${ws}2/x.txt`, "x");
+    expect(await codeOf(readFileConfined(scope, `${ws}2/x.txt`))).toBe(ErrorCode.PERMISSION_DENIED);
+    expect(await codeOf(readFileConfined(scope, `${ws}/../ws2/x.txt`))).toBe(ErrorCode.PERMISSION_DENIED);
+  });
+  test("follows an in-root symlink, and a root given through a symlink", async () => {
+    await symlink(path.join(ws, "a.txt"), path.join(ws, "alias.txt"));
+    expect((await readFileConfined(scope, path.join(ws, "alias.txt"))).realPath).toBe(path.join(ws, "a.txt"));
+    await symlink(ws, path.join(base, "wslink"));
+    const viaLink: FsScope = { roots: [path.join(base, "wslink")], fsScope: "workspace" };
+    expect((await readFileConfined(viaLink, path.join(base, "wslink", "a.txt"))).bytes.toString()).toBe("hello\n");
+    expect((await readFileConfined(viaLink, path.join(ws, "a.txt"))).bytes.toString()).toBe("hello\n");
+  });
+  test("fsScope any lifts confinement", async () => {
+    const any: FsScope = { roots: [], fsScope: "any" };
+    expect((await readFileConfined(any, path.join(outside, "secret.txt"))).bytes.toString()).toBe("SENTINEL");
+  });
+  test("a file swapped for a symlink between check and use is refused", async () => {
+    const target = path.join(ws, "swap.txt");
+    await writeFile(target, "inside");
+    // The check (as a naive tool would do it) passes on the regular file ...
+    expect(isWithinRoot(await realpath(target), ws)).toBe(true);
+    // ... then the file is swapped before the open: the check on the opened descriptor catches it.
+    await unlink(target);
+    await symlink(path.join(outside, "secret.txt"), target);
+    const error = await readFileConfined(scope, target).catch((e: unknown) => e);
+    expect(ToolError.is(error) && error.code).toBe(ErrorCode.PERMISSION_DENIED);
+    expect(String((error as Error).message)).not.toContain("SENTINEL");
+  });
+});
+
+test("a path flipping between a file and an outside symlink never leaks the outside content", async () => {
+  const target = path.join(ws, "flip.txt");
+  const { rename } = await import("node:fs/promises");
+  let running = true;
+  const flipper = (async () => {
+    let i = 0;
+    while (running) {
+      const temp = path.join(ws, `.flip${i++}`);
+      if (i % 2 === 0) await writeFile(temp, "inside");
+      else await symlink(path.join(outside, "secret.txt"), temp);
+      await rename(temp, target);
+    }
+  })();
+  let leaks = 0;
+  let reads = 0;
+  const unexpected: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    try {
+      const read = await readFileConfined(scope, target);
+      reads++;
+      if (read.bytes.toString().includes("SENTINEL")) leaks++;
+    } catch (error) {
+      if (!(ToolError.is(error) && error.code === ErrorCode.PERMISSION_DENIED) && errnoCode(error) !== "ENOENT") unexpected.push(String(error));
+    }
+  }
+  running = false;
+  await flipper;
+  expect({ leaks, unexpected }).toEqual({ leaks: 0, unexpected: [] });
+  expect(reads).toBeGreaterThan(0);
+});
+
+describe("safe reader", () => {
+  test("refuses a FIFO without hanging", async () => {
+    const fifo = path.join(ws, "pipe");
+    execFileSync("mkfifo", [fifo]);
+    const started = Date.now();
+    const error = await readFileConfined(scope, fifo).catch((e: unknown) => e);
+    expect(ToolError.is(error) && error.code).toBe(ErrorCode.INVALID_INPUT);
+    expect((error as Error).message).toContain("FIFO");
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+  test("refuses a character device", async () => {
+    const any: FsScope = { roots: [], fsScope: "any" };
+    expect(await codeOf(readFileConfined(any, "/dev/null"))).toBe(ErrorCode.INVALID_INPUT);
+  });
+  test("errno errors pass through; a directory is EISDIR", async () => {
+    expect(await codeOf(readFileConfined(scope, path.join(ws, "missing.txt")))).toBe("ENOENT");
+    expect(await codeOf(readFileConfined(scope, ws))).toBe("EISDIR");
+    const opened = await openConfined(scope, ws);
+    expect(opened.stat.isDirectory()).toBe(true);
+    await opened.handle.close();
+  });
+  test("reads within a byte cap", async () => {
+    await writeFile(path.join(ws, "big.txt"), "x".repeat(5000));
+    const read = await readFileConfined(scope, path.join(ws, "big.txt"), { maxBytes: 1000 });
+    expect(read.bytes.length).toBe(1000);
+    expect(read.truncated).toBe(true);
+    expect((await readFileConfined(scope, path.join(ws, "big.txt"), { maxBytes: 5000 })).truncated).toBe(false);
+  });
+});
+
+describe("atomic writer", () => {
+  test("creates files and folders inside the root, keeps the mode of an existing file", async () => {
+    const created = await writeFileConfined(scope, path.join(ws, "new", "deep", "f.txt"), "new");
+    expect(created.created).toBe(true);
+    expect(await readFile(path.join(ws, "new", "deep", "f.txt"), "utf8")).toBe("new");
+    await chmod(path.join(ws, "a.txt"), 0o751);
+    const replaced = await writeFileConfined(scope, path.join(ws, "a.txt"), "changed");
+    expect(replaced.created).toBe(false);
+    expect((await stat(path.join(ws, "a.txt"))).mode & 0o777).toBe(0o751);
+    expect(await readFile(path.join(ws, "a.txt"), "utf8")).toBe("changed");
+  });
+  test("writes through an in-root symlink and keeps the link", async () => {
+    await symlink("a.txt", path.join(ws, "alias.txt"));
+    await writeFileConfined(scope, path.join(ws, "alias.txt"), "via link");
+    expect(await readFile(path.join(ws, "a.txt"), "utf8")).toBe("via link");
+    await expect((await import("node:fs/promises")).readlink(path.join(ws, "alias.txt"))).resolves.toBe("a.txt");
+  });
+  test("refuses writes outside: symlinked folder, dangling link, sibling prefix, hard link", async () => {
+    await symlink(outside, path.join(ws, "out"));
+    expect(await codeOf(writeFileConfined(scope, path.join(ws, "out", "new.txt"), "x"))).toBe(ErrorCode.PERMISSION_DENIED);
+    await symlink(path.join(outside, "nothere.txt"), path.join(ws, "dangling"));
+    expect(await codeOf(writeFileConfined(scope, path.join(ws, "dangling"), "x"))).toBe(ErrorCode.PERMISSION_DENIED);
+    expect(await codeOf(writeFileConfined(scope, `${ws}2/x.txt`, "x"))).toBe(ErrorCode.PERMISSION_DENIED);
+    await link(path.join(outside, "secret.txt"), path.join(ws, "hard.txt"));
+    expect(await codeOf(writeFileConfined(scope, path.join(ws, "hard.txt"), "x"))).toBe(ErrorCode.PERMISSION_DENIED);
+    expect(await readFile(path.join(outside, "secret.txt"), "utf8")).toBe("SENTINEL");
+    await expect(stat(path.join(outside, "new.txt"))).rejects.toThrow();
+    await expect(stat(path.join(outside, "nothere.txt"))).rejects.toThrow();
+    expect(await resolveForCreate(path.join(ws, "out", "n", "m.txt"))).toBe(path.join(outside, "n", "m.txt"));
+  });
+  test("leaves no temp files behind", async () => {
+    await writeFileConfined(scope, path.join(ws, "a.txt"), "1");
+    const { readdir } = await import("node:fs/promises");
+    expect((await readdir(ws)).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+  });
+});
+
+describe("text format", () => {
+  test("keeps CRLF and a BOM across decode/encode", () => {
+    const original = "\uFEFFa\r\nb\r\n";
+    const { text, format } = decodeText(original);
+    expect(text).toBe("a\nb\n");
+    expect(encodeText(text.replace("b", "c\nd"), format)).toBe("\uFEFFa\r\nc\r\nd\r\n");
+    expect(encodeText("x\ny", decodeText("p\nq").format)).toBe("x\ny");
+  });
+});
+
+describe("path locks", () => {
+  test("serializes work on one path, not across paths", async () => {
+    const locks = new PathLocks();
+    const order: string[] = [];
+    const slow = (tag: string, ms: number) => async () => {
+      order.push(`start ${tag}`);
+      await new Promise((r) => setTimeout(r, ms));
+      order.push(`end ${tag}`);
+      return tag;
+    };
+    const results = await Promise.all([locks.withLock("/p", slow("a", 30)), locks.withLock("/p", slow("b", 1)), locks.withLock("/q", slow("c", 1))]);
+    expect(results).toEqual(["a", "b", "c"]);
+    expect(order.indexOf("end a")).toBeLessThan(order.indexOf("start b"));
+    expect(order.indexOf("start c")).toBeLessThan(order.indexOf("end a"));
+    expect(locks.size).toBe(0);
+  });
+  test("a failing holder does not block the next one", async () => {
+    const locks = new PathLocks();
+    await expect(locks.withLock("/p", () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(locks.withLock("/p", () => Promise.resolve(1))).resolves.toBe(1);
+  });
+});
+
+describe("read tracker", () => {
+  test("FILE_NOT_READ, then ok after a read, FILE_EXTERNALLY_MODIFIED after an outside change", () => {
+    const resources = new ResourceStore();
+    const tracker = readTracker({ resources });
+    const bytes = Buffer.from("v1");
+    const notRead = (() => { try { tracker.checkBeforeEdit("/ws/a", bytes, { displayPath: "a", readToolName: "read_file" }); } catch (e) { return e; } })();
+    expect(ToolError.is(notRead) && notRead.code).toBe(ErrorCode.FILE_NOT_READ);
+    expect((notRead as ToolError).suggestion).toContain("read_file");
+    expect(() => tracker.checkBeforeEdit("/ws/a", bytes, { skipReadBeforeEdit: true })).not.toThrow();
+    tracker.recordRead("/ws/a", bytes, { mtimeMs: 1 });
+    expect(() => tracker.checkBeforeEdit("/ws/a", Buffer.from("v1"))).not.toThrow();
+    expect(() => tracker.checkBeforeEdit("/ws/a", Buffer.from("v2"))).toThrow(expect.objectContaining({ code: ErrorCode.FILE_EXTERNALLY_MODIFIED }));
+    tracker.recordWrite("/ws/a", "v2");
+    expect(() => tracker.checkBeforeEdit("/ws/a", Buffer.from("v2"))).not.toThrow();
+  });
+  test("is serializable state that round-trips", () => {
+    const resources = new ResourceStore();
+    readTracker({ resources }).recordRead("/ws/a", Buffer.from("x"), { mtimeMs: 5 });
+    const snapshot = resources.serialize();
+    expect(Object.keys(snapshot.state ?? {})).toEqual(["grok_build.FileReadTracker"]);
+    const other = new ResourceStore();
+    other.register(FILE_READ_TRACKER);
+    expect(other.merge(JSON.parse(JSON.stringify(snapshot))).applied).toEqual(["state.grok_build.FileReadTracker"]);
+    expect(readTracker({ resources: other }).get("/ws/a")?.size).toBe(1);
+    expect(FILE_READ_TRACKER.decode({ "/x": { sha256: 1 } })).toEqual({});
+  });
+});

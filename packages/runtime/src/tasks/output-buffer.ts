@@ -1,0 +1,104 @@
+/**
+ * The in-memory view of a command's output: the head frozen at the first overflow and a
+ * bounded tail, counted in characters (spec §4.1, §13.5). Memory stays O(limit) however
+ * much the command prints; the full text goes to the log file, not here.
+ */
+import { StringDecoder } from "node:string_decoder";
+
+/** The separator between the kept head and tail (the reference's front/back marker). */
+export const HEAD_TAIL_MARKER = "\n\n... (output truncated) ...\n\n";
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+function codePointCount(text: string): number {
+  if (!SURROGATE.test(text)) return text.length;
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xdc00 || unit > 0xdfff) count++;
+  }
+  return count;
+}
+
+/** The index (UTF-16 units) where code point number `n` starts. */
+function unitIndexOfCodePoint(text: string, n: number): number {
+  if (!SURROGATE.test(text)) return Math.min(n, text.length);
+  let seen = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xdc00 && unit <= 0xdfff) continue;
+    if (seen === n) return i;
+    seen++;
+  }
+  return text.length;
+}
+
+/**
+ * Head/tail buffer with the reference's semantics: when the held text passes `limitChars`
+ * characters, the first ⌊limit/2⌋ are frozen as the head (once), and the tail is cut to
+ * its last ⌊limit/2⌋; the tail then grows again until it passes the limit itself.
+ */
+export class OutputBuffer {
+  readonly limitChars: number;
+  #decoder = new StringDecoder("utf8");
+  #head: string | undefined;
+  #tail = "";
+  #truncated = false;
+
+  constructor(limitChars: number) {
+    this.limitChars = Math.max(0, Math.floor(limitChars));
+  }
+
+  /** Whether anything was dropped from memory. */
+  get truncated(): boolean {
+    return this.#truncated;
+  }
+
+  /** The latest part of the output (what a progress notification carries). */
+  get tail(): string {
+    return this.#tail;
+  }
+
+  /** Appends raw bytes (UTF-8, invalid sequences become U+FFFD). */
+  push(chunk: Buffer): void {
+    this.#append(this.#decoder.write(chunk));
+  }
+
+  /** Flushes a partial trailing UTF-8 sequence at end of stream. */
+  end(): void {
+    this.#append(this.#decoder.end());
+  }
+
+  /** Drops the held text (a completed task's log file has it all). */
+  clear(): void {
+    this.#head = undefined;
+    this.#tail = "";
+  }
+
+  /** The held output: the tail alone, or head (right-trimmed) + marker + tail (left-trimmed). */
+  text(): string {
+    if (this.#head === undefined) return this.#tail;
+    return this.#head.trimEnd() + HEAD_TAIL_MARKER + this.#tail.trimStart();
+  }
+
+  #append(text: string): void {
+    if (text === "") return;
+    const half = Math.floor(this.limitChars / 2);
+    // A chunk that alone is far past the limit leaves only its own end in the tail; skipping
+    // the rest keeps a multi-GiB stream linear without changing what is kept.
+    if (this.#head !== undefined && text.length >= 2 * this.limitChars + 2) {
+      let start = text.length - 2 * this.limitChars;
+      const unit = text.charCodeAt(start);
+      if (unit >= 0xdc00 && unit <= 0xdfff) start++;
+      this.#tail = text.slice(start);
+    } else {
+      this.#tail += text;
+    }
+    if (this.#tail.length <= this.limitChars) return;
+    const count = codePointCount(this.#tail);
+    if (count <= this.limitChars) return;
+    if (this.#head === undefined) this.#head = this.#tail.slice(0, unitIndexOfCodePoint(this.#tail, half));
+    this.#tail = this.#tail.slice(unitIndexOfCodePoint(this.#tail, count - half));
+    this.#truncated = true;
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * Spawns one shell command as a contained process tree and collects its output: stdout
+ * and stderr merged on one pipe, streamed into a head/tail buffer and a capped log file,
+ * with backpressure so a command printing gigabytes never grows the server's memory.
+ * Kills take the whole tree: SIGTERM, then SIGKILL after a grace period (decision D4).
+ *
+ * Uses node:child_process directly rather than execa: we need a raw detached process
+ * group, a single merged pipe with manual backpressure into a file, and no buffering or
+ * promise wrapping of the output, which are exactly the parts execa adds.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, existsSync, type WriteStream } from "node:fs";
+import { mkdir, readFile, readdir } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { OutputBuffer } from "./output-buffer.js";
+import { detectProcessIsolation, type ProcessIsolation } from "./process-isolation.js";
+
+/** SIGTERM to SIGKILL grace (the reference's `SIGTERM_GRACE`). */
+export const KILL_GRACE_MS = 1_000;
+/** How long output may keep flowing after the command exits before the pipe is abandoned. */
+export const DRAIN_TIMEOUT_MS = 2_000;
+/** How long to wait for a SIGKILLed tree before reporting it abandoned. */
+export const REAP_GRACE_MS = 5_000;
+/** The log file keeps at most this much (the reference truncates to 64 MiB after exit). */
+export const MAX_LOG_FILE_BYTES = 64 * 1024 * 1024;
+/** A command that prints more than this is killed with signal `output_limit` (`GROK_MAX_OUTPUT_FILE_BYTES`). */
+export const MAX_OUTPUT_BYTES_BEFORE_KILL = 5 * 1024 * 1024 * 1024;
+
+/** The environment variable carrying a per-process marker, used to find escaped descendants. */
+export const PROCESS_MARKER_ENV = "GROK_TOOLS_PROCESS_MARKER";
+
+/** How a command ended. `signal` is `signal N` for a kill by signal N, else null. */
+export interface ProcessExit {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** What to run and where its output goes. */
+export interface SpawnCommandOptions {
+  /** The command line given to `<shell> -c`. */
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  /** The log file that receives the whole output (capped at `logCapBytes`). */
+  logFile: string;
+  /** Character budget of the in-memory head/tail view. */
+  outputLimitChars: number;
+  logCapBytes?: number;
+  /** Output past this many bytes calls `onOutputLimit` (the task kills the command). */
+  outputKillBytes?: number;
+  isolation?: ProcessIsolation;
+  /** `bash` (default) or an absolute path; zsh gets `-o nonomatch`. */
+  shell?: string;
+  /** Called after each chunk of output. */
+  onOutput?: () => void;
+  onOutputLimit?: () => void;
+}
+
+/** The shell the reference uses: zsh when `$SHELL` is zsh, else bash. */
+export function resolveShell(envShell: string | undefined = process.env.SHELL): string[] {
+  if (envShell && path.basename(envShell) === "zsh" && existsSync(envShell)) return [envShell, "-o", "nonomatch"];
+  return ["bash"];
+}
+
+const SIGNAL_NUMBERS = os.constants.signals as Record<string, number>;
+
+/** A spawned command. */
+export class RunningProcess {
+  readonly output: OutputBuffer;
+  readonly logFile: string;
+  /** Resolves once the command runs, rejects when it cannot be spawned. */
+  readonly spawned: Promise<void>;
+  /** Resolves when the leader exited, the tree is gone, the pipe drained and the log flushed. */
+  readonly done: Promise<ProcessExit>;
+  #child: ChildProcess | undefined;
+  #isolation: ProcessIsolation;
+  #marker = randomUUID();
+  #totalBytes = 0;
+  #logBytes = 0;
+  #exit: ProcessExit | undefined;
+  #finished = false;
+  #killing: Promise<void> | undefined;
+
+  private constructor(options: SpawnCommandOptions, log: WriteStream | undefined) {
+    this.output = new OutputBuffer(options.outputLimitChars);
+    this.logFile = options.logFile;
+    this.#isolation = options.isolation ?? detectProcessIsolation();
+    let resolveSpawned!: () => void;
+    let rejectSpawned!: (error: Error) => void;
+    this.spawned = new Promise((resolve, reject) => {
+      resolveSpawned = resolve;
+      rejectSpawned = reject;
+    });
+    this.spawned.catch(() => undefined);
+    this.done = this.#run(options, log, resolveSpawned, rejectSpawned);
+    this.done.catch(() => undefined);
+  }
+
+  /** Spawns `options.command`; the log folder is created first. */
+  static async start(options: SpawnCommandOptions): Promise<RunningProcess> {
+    let log: WriteStream | undefined;
+    try {
+      await mkdir(path.dirname(options.logFile), { recursive: true });
+      log = createWriteStream(options.logFile, { flags: "w" });
+      log.on("error", () => undefined);
+    } catch {
+      log = undefined;
+    }
+    const running = new RunningProcess(options, log);
+    await running.spawned;
+    return running;
+  }
+
+  /** The leader's pid (the wrapper when namespaces are used). */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** Bytes the command has printed so far. */
+  get totalBytes(): number {
+    return this.#totalBytes;
+  }
+
+  /** Whether the leader has exited (output may still be draining). */
+  get exited(): boolean {
+    return this.#exit !== undefined;
+  }
+
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  /** Kills the whole tree: SIGTERM, SIGKILL after `graceMs`; resolves when everything is over. */
+  kill(graceMs: number = KILL_GRACE_MS): Promise<void> {
+    if (this.#finished) return Promise.resolve();
+    this.#killing ??= (async () => {
+      await this.#signalTree("SIGTERM");
+      if (await settlesWithin(this.done, graceMs)) return;
+      await this.#signalTree("SIGKILL");
+      if (await settlesWithin(this.done, REAP_GRACE_MS)) return;
+      this.#child?.stdout?.destroy();
+    })();
+    return this.#killing;
+  }
+
+  async #run(options: SpawnCommandOptions, log: WriteStream | undefined, resolveSpawned: () => void, rejectSpawned: (error: Error) => void): Promise<ProcessExit> {
+    const shell = options.shell ? (path.basename(options.shell) === "zsh" ? [options.shell, "-o", "nonomatch"] : [options.shell]) : resolveShell();
+    // `exec "$@" 2>&1`: stderr joins stdout on one pipe, so the two interleave in the
+    // order the command wrote them; the wrapper sh replaces itself and leaves no process.
+    const argv = ["-c", 'exec "$@" 2>&1', "sh", ...this.#isolation.prefix, ...shell, "-c", options.command];
+    const env = { ...options.env, [PROCESS_MARKER_ENV]: this.#marker };
+    const logCap = options.logCapBytes ?? MAX_LOG_FILE_BYTES;
+    const killBytes = options.outputKillBytes ?? MAX_OUTPUT_BYTES_BEFORE_KILL;
+    let child: ChildProcess;
+    try {
+      child = spawn("/bin/sh", argv, { cwd: options.cwd, env, stdio: ["ignore", "pipe", "ignore"], detached: true });
+    } catch (error) {
+      rejectSpawned(error as Error);
+      log?.destroy();
+      throw error;
+    }
+    this.#child = child;
+    const stdout = child.stdout!;
+    let limitHit = false;
+    const streamClosed = new Promise<void>((resolve) => {
+      stdout.on("data", (chunk: Buffer) => {
+        this.#totalBytes += chunk.length;
+        this.output.push(chunk);
+        if (log && this.#logBytes < logCap) {
+          const room = logCap - this.#logBytes;
+          const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
+          this.#logBytes += part.length;
+          if (!log.write(part)) {
+            stdout.pause();
+            log.once("drain", () => stdout.resume());
+          }
+        }
+        if (!limitHit && this.#totalBytes > killBytes) {
+          limitHit = true;
+          options.onOutputLimit?.();
+        }
+        options.onOutput?.();
+      });
+      stdout.on("close", () => resolve());
+      stdout.on("error", () => resolve());
+    });
+    const exited = new Promise<ProcessExit>((resolve, reject) => {
+      child.once("error", (error) => {
+        rejectSpawned(error);
+        reject(error);
+      });
+      child.once("spawn", () => resolveSpawned());
+      child.once("exit", (code, signal) => {
+        const exit: ProcessExit = signal ? { exitCode: null, signal: `signal ${SIGNAL_NUMBERS[signal] ?? signal}` } : { exitCode: code, signal: null };
+        resolve(exit);
+      });
+    });
+    let exit: ProcessExit;
+    try {
+      exit = await exited;
+    } catch (error) {
+      stdout.destroy();
+      log?.destroy();
+      this.#finished = true;
+      throw error;
+    }
+    this.#exit = exit;
+    // The leader is gone; nothing it started may outlive it. In a PID namespace the kernel
+    // already killed the rest; with process groups we kill the group and marked strays.
+    await this.#signalTree("SIGKILL");
+    if (!(await settlesWithin(streamClosed, DRAIN_TIMEOUT_MS))) stdout.destroy();
+    this.output.end();
+    if (log) await new Promise<void>((resolve) => log.end(() => resolve()));
+    this.#finished = true;
+    return exit;
+  }
+
+  async #signalTree(signal: NodeJS.Signals): Promise<void> {
+    const pid = this.#child?.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // The group is already empty.
+    }
+    if (this.#isolation.mode === "process-group") await killMarked(this.#marker, signal);
+  }
+}
+
+/** Signals every process whose environment carries `PROCESS_MARKER_ENV=marker` (Linux /proc). */
+async function killMarked(marker: string, signal: NodeJS.Signals): Promise<void> {
+  if (process.platform !== "linux") return;
+  const needle = Buffer.from(`${PROCESS_MARKER_ENV}=${marker}\0`);
+  let entries: string[];
+  try {
+    entries = await readdir("/proc");
+  } catch {
+    return;
+  }
+  await Promise.all(
+    entries.filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid).map(async (name) => {
+      try {
+        const environ = await readFile(`/proc/${name}/environ`);
+        if (environ.includes(needle)) process.kill(Number(name), signal);
+      } catch {
+        // Gone, or not ours to read.
+      }
+    }),
+  );
+}
+
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    const settle = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    promise.then(settle, settle);
+  });
+}

@@ -1,0 +1,32 @@
+/**
+ * Input and output schemas of Codex:apply_patch (TypeBox; the types derive from them).
+ */
+import { Type, type Static } from "@grok-tools/runtime";
+
+/** Input: the patch text. */
+export const ApplyPatchInput = Type.Object({
+  patch: Type.String({ description: "The patch text in codex patch format." }),
+});
+export type ApplyPatchInput = Static<typeof ApplyPatchInput>;
+
+/** One file the patch touched. */
+export const ApplyPatchFileResult = Type.Object({
+  path: Type.String({ description: "Absolute path to the affected file." }),
+  action: Type.Union([Type.Literal("added"), Type.Literal("modified"), Type.Literal("deleted"), Type.Literal("moved")], {
+    description: 'What happened: `"added"`, `"modified"`, `"deleted"`, or `"moved"`.',
+  }),
+  old_text: Type.Optional(Type.String({ description: "Full file content before the change. `None` for new files (add)." })),
+  new_text: Type.String({ description: "Full file content after the change. Empty string for deleted files." }),
+  move_to: Type.Optional(Type.String({ description: "Destination path (only for moves)." })),
+});
+export type ApplyPatchFileResult = Static<typeof ApplyPatchFileResult>;
+
+/** Output: the applied patch (failures are ToolErrors, decision D1). */
+export const ApplyPatchOutput = Type.Object({
+  type: Type.Literal("ApplyPatch"),
+  Success: Type.Object({
+    files: Type.Array(ApplyPatchFileResult),
+    tool_output_for_prompt: Type.String(),
+  }),
+});
+export type ApplyPatchOutput = Static<typeof ApplyPatchOutput>;

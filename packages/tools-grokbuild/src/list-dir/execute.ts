@@ -1,0 +1,81 @@
+/**
+ * `list_dir` execution: resolve and confine the folder, classify failures (D1 error codes with the
+ * reference's texts), then render with the current or the legacy renderer.
+ */
+import { stat, realpath } from "node:fs/promises";
+import { ErrorCode, LEGACY_0_4_10, ToolError, assertInsideRoots, errnoCode, resolveModelPath, type ToolContext } from "@grok-tools/runtime";
+import { ROOT_TRUNCATION_NOTICE_TEMPLATE } from "./description.js";
+import { DEFAULT_MAX_OUTPUT_CHARS, budgetExpand, buildTree } from "./render.js";
+import type { ListDirInput, ListDirOutput, ListDirParams } from "./schema.js";
+import { LEGACY_DEFAULT_MAX_OUTPUT_BYTES, renderLegacy } from "./versions/legacy-0-4-10.js";
+
+/** The header path: the cwd joined with the trimmed target, leading `./` removed (Rust `Path::join`). */
+export function displayPathFor(cwd: string, target: string): string {
+  let t = target.trim();
+  while (t.startsWith("./")) t = t.slice(2);
+  if (t === "" || t === ".") return cwd;
+  if (t.startsWith("/")) return t;
+  return cwd.endsWith("/") ? `${cwd}${t}` : `${cwd}/${t}`;
+}
+
+function rootNotice(ctx: ToolContext<ListDirParams>): string {
+  return ROOT_TRUNCATION_NOTICE_TEMPLATE.replace("{list}", ctx.names.tool("list") ?? "")
+    .replace("{search}", ctx.names.tool("search") ?? "")
+    .replace("{execute}", ctx.names.tool("execute") ?? "");
+}
+
+/** Runs `list_dir`. */
+export async function executeListDir(input: ListDirInput, ctx: ToolContext<ListDirParams>): Promise<{ output: ListDirOutput; promptText: string }> {
+  const legacy = ctx.contractVersion === LEGACY_0_4_10;
+  const absolute = resolveModelPath(ctx.cwd, input.target_directory);
+  const displayPath = displayPathFor(ctx.cwd, input.target_directory);
+  const info = await stat(absolute).catch((error: unknown) => error as NodeJS.ErrnoException);
+  if (info instanceof Error || !info.isDirectory()) throw notADirectory(info, displayPath, legacy);
+  const real = await realpath(absolute);
+  await assertInsideRoots(ctx.session, real, displayPath);
+  let body: string;
+  if (legacy) {
+    body = await renderLegacy(real, ctx.params.max_output_chars ?? LEGACY_DEFAULT_MAX_OUTPUT_BYTES, ctx.signal);
+  } else {
+    const { tree, truncated } = await buildTree(real, true, ctx.signal);
+    body = budgetExpand(tree, ctx.params.max_output_chars ?? DEFAULT_MAX_OUTPUT_CHARS, truncated, rootNotice(ctx));
+  }
+  if (ctx.signal.aborted) throw new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled");
+  const trimmed = body.trimEnd();
+  const content = trimmed === "" && legacy ? `- ${displayPath}/\n  no children found` : `- ${displayPath}/\n${trimmed}`;
+  const output: ListDirOutput = { type: "ListDir", Content: { content, absolute_root_path: absolute } };
+  return { output, promptText: content };
+}
+
+/** The D1 error for a target that is not a listable folder. */
+function notADirectory(info: NodeJS.ErrnoException | { isFile(): boolean }, displayPath: string, legacy: boolean): ToolError {
+  const code = info instanceof Error ? errnoCode(info) : undefined;
+  const details = (variant: string, message: string) => ({ type: "ListDir", [variant]: message });
+  if (legacy) {
+    const message = `Error: ${displayPath} is not a valid directory`;
+    const errorCode = code === "ENOENT" ? ErrorCode.FILE_NOT_FOUND : code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : ErrorCode.INVALID_INPUT;
+    return new ToolError(errorCode, message, { filePath: displayPath, details: details("Error", message) });
+  }
+  if (code === "ENOENT") {
+    const message = `Error: ${displayPath} does not exist.`;
+    return new ToolError(ErrorCode.FILE_NOT_FOUND, message, {
+      filePath: displayPath,
+      suggestion: "Check the path, or list a parent folder to see what exists.",
+      details: details("NotFound", message),
+    });
+  }
+  if (code === "EACCES" || code === "EPERM") {
+    const message = `Permission denied: ${displayPath}`;
+    return new ToolError(ErrorCode.PERMISSION_DENIED, message, { filePath: displayPath, details: details("PermissionDenied", message) });
+  }
+  if (!(info instanceof Error) && info.isFile()) {
+    const message = `Error: ${displayPath} is a file, not a directory.`;
+    return new ToolError(ErrorCode.INVALID_INPUT, message, {
+      filePath: displayPath,
+      suggestion: "Read the file instead, or list its folder.",
+      details: details("IsAFile", message),
+    });
+  }
+  const message = `Error: ${displayPath} is not a valid directory.`;
+  return new ToolError(ErrorCode.INVALID_INPUT, message, { filePath: displayPath, details: details("NotADirectory", message) });
+}

@@ -1,0 +1,2 @@
+/** `GrokBuild:list_dir`. */
+export { listDir } from "./list-dir.js";

@@ -1,0 +1,19 @@
+/** `GrokBuild:list_dir`: a gitignore-aware, budgeted directory listing (spec §4.4). */
+import { CURRENT_VERSION, LEGACY_0_4_10, defineTool } from "@grok-tools/runtime";
+import { LIST_DIR_DESCRIPTION } from "./description.js";
+import { executeListDir } from "./execute.js";
+import { ListDirInput, ListDirOutput, ListDirParams } from "./schema.js";
+
+/** The `list_dir` tool definition. */
+export const listDir = defineTool({
+  id: "list_dir",
+  kind: "list",
+  description: LIST_DIR_DESCRIPTION,
+  shortDescription: "List a folder as a tree",
+  input: ListDirInput,
+  output: ListDirOutput,
+  outputFields: { Content: { description: "The rendered listing and the absolute root path" } },
+  params: { resourceId: "grok_build.ListDir", schema: ListDirParams, defaults: { max_output_chars: null } },
+  contractVersions: [CURRENT_VERSION, LEGACY_0_4_10],
+  execute: executeListDir,
+});

@@ -1,0 +1,115 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { ErrorCode, Session, ToolRegistry, defineNamespace } from "@grok-tools/runtime";
+import { todoWrite } from "./todo-write.js";
+import { isTodoNudgeDue, markTodoNudged, recordTodoNudgeCall, todoStateResource } from "./state.js";
+
+const ns = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [todoWrite] });
+let dir: string;
+let session: Session;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "todo-"));
+  session = new Session({ registry: ToolRegistry.of([ns]), workspace: dir, stateDir: path.join(dir, ".state") });
+  const outcome = await session.finalize({ tools: [{ id: "GrokBuild:todo_write" }] });
+  expect(outcome.ok).toBe(true);
+});
+
+afterEach(async () => {
+  await session.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function call(input: unknown) {
+  return session.execute({ toolName: "todo_write", inputJson: JSON.stringify(input) });
+}
+
+test("replace mode creates items in order and reports them", async () => {
+  const r = await call({ merge: false, todos: [{ id: "1", content: "Task A" }, { id: "2", content: "Task B", status: "in_progress" }] });
+  if (!r.ok) throw new Error(r.error.message);
+  expect(r.promptText).toBe("- [pending] 1: Task A\n- [in_progress] 2: Task B\n");
+  expect(JSON.parse(r.outputJson)).toEqual({
+    type: "Todo",
+    TodosUpdated: {
+      summary_for_prompt: r.promptText,
+      todos: [
+        { content: "Task A", priority: "medium", status: "pending" },
+        { content: "Task B", priority: "medium", status: "in_progress" },
+      ],
+      state: {
+        todos: {
+          "1": { content: "Task A", priority: "medium", status: "pending" },
+          "2": { content: "Task B", priority: "medium", status: "in_progress" },
+        },
+      },
+    },
+  });
+  expect((await session.snapshotState()).state).toEqual({ "grok_build.Todo": { todos: expect.any(Object) } });
+});
+
+test("replace clears previous items", async () => {
+  await call({ merge: false, todos: [{ id: "old", content: "Old task", status: "completed" }] });
+  const r = await call({ merge: false, todos: [{ id: "new", content: "New task" }] });
+  expect(r.ok && r.promptText).toBe("- [pending] new: New task\n");
+});
+
+test("merge keeps content when only the status is sent, and appends new ids", async () => {
+  await call({ merge: false, todos: [{ id: "a", content: "Build", status: "in_progress" }, { id: "b", content: "Test" }] });
+  const r = await call({ merge: "true", todos: [{ id: "a", status: "completed" }, { id: "c", content: "Deploy" }] });
+  expect(r.ok && r.promptText).toBe("- [completed] a: Build\n- [pending] b: Test\n- [pending] c: Deploy\n");
+});
+
+test("merge is the default, and a new id without content falls back to the id", async () => {
+  const r = await call({ todos: [{ id: "explore", status: "completed" }] });
+  expect(r.ok && r.promptText).toBe("- [completed] explore: explore\n");
+});
+
+test("merge:false with only status updates of existing ids is upgraded to a merge", async () => {
+  await call({ merge: false, todos: [{ id: "a", content: "A" }, { id: "b", content: "B" }] });
+  const r = await call({ merge: false, todos: [{ id: "b", status: "completed" }] });
+  expect(r.ok && r.promptText).toBe("- [pending] a: A\n- [completed] b: B\n");
+});
+
+test("merge:false with content replaces even when ids exist", async () => {
+  await call({ merge: false, todos: [{ id: "a", content: "A" }, { id: "b", content: "B" }] });
+  const r = await call({ merge: false, todos: [{ id: "b", content: "B2" }] });
+  expect(r.ok && r.promptText).toBe("- [pending] b: B2\n");
+});
+
+test("an empty list is a success", async () => {
+  const r = await call({ merge: false, todos: [] });
+  expect(r.ok && r.promptText).toBe("No tasks currently tracked.");
+});
+
+test("duplicate ids are INVALID_INPUT with the reference's text and leave the state alone", async () => {
+  await call({ todos: [{ id: "keep", content: "Keep" }] });
+  const r = await call({ todos: [{ id: "x", content: "1" }, { id: "x", content: "2" }] });
+  expect(r.ok).toBe(false);
+  if (r.ok) return;
+  expect(r.error.code).toBe(ErrorCode.INVALID_INPUT);
+  expect(r.error.message).toBe('Duplicate todo ID in request: "x". Each todo item must have a unique ID.');
+  expect(Object.keys(session.resources.get(todoStateResource).todos)).toEqual(["keep"]);
+});
+
+test("an unknown status is rejected", async () => {
+  const r = await call({ todos: [{ id: "x", status: "done" }] });
+  expect(r.ok).toBe(false);
+});
+
+test("the nudge counters say when a nudge is due", () => {
+  const resources = session.resources;
+  expect(isTodoNudgeDue(resources)).toBe(false);
+  recordTodoNudgeCall(resources, false);
+  recordTodoNudgeCall(resources, false);
+  expect(isTodoNudgeDue(resources)).toBe(false);
+  recordTodoNudgeCall(resources, false);
+  expect(isTodoNudgeDue(resources)).toBe(true);
+  markTodoNudged(resources);
+  for (let i = 0; i < 4; i++) recordTodoNudgeCall(resources, false);
+  expect(isTodoNudgeDue(resources)).toBe(false);
+  recordTodoNudgeCall(resources, false);
+  expect(isTodoNudgeDue(resources)).toBe(true);
+  recordTodoNudgeCall(resources, true);
+  expect(isTodoNudgeDue(resources)).toBe(false);
+});
