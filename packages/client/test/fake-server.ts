@@ -43,6 +43,6 @@ export async function startFakeServer(overrides: Partial<GrokToolsServiceServer>
   return {
     address,
     calls,
-    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+    close: async () => server.forceShutdown(),
   };
 }

@@ -324,7 +324,8 @@ export function renameSchema(schema: Record<string, unknown>, names: Readonly<Re
   if (Object.keys(names).length === 0) return schema;
   const out: Record<string, unknown> = { ...schema };
   const properties = schema.properties as Record<string, unknown> | undefined;
-  if (properties) out.properties = Object.fromEntries(Object.entries(properties).map(([key, value]) => [names[key] ?? key, value]));
-  if (Array.isArray(schema.required)) out.required = (schema.required as string[]).map((key) => names[key] ?? key);
+  const rename = (key: string): string => (Object.hasOwn(names, key) ? names[key]! : key);
+  if (properties) out.properties = Object.fromEntries(Object.entries(properties).map(([key, value]) => [rename(key), value]));
+  if (Array.isArray(schema.required)) out.required = (schema.required as string[]).map(rename);
   return out;
 }

@@ -53,11 +53,28 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export class ResourceStore {
   readonly #values = new Map<string, { category: ResourceCategory; value: unknown }>();
   readonly #known = new Map<string, ResourceKey<unknown>>();
+  /** Loaded values of ids nobody registered yet; decoded when their key is registered, never serialized. */
+  readonly #pending = new Map<string, unknown>();
   readonly #listeners = new Set<() => void>();
 
-  /** Registers a resource so that loads and merges accept its id. */
+  /**
+   * Registers a resource so that loads and merges accept its id. A value loaded earlier for the
+   * id (from disk or initial state) is decoded now and, when it fits, becomes the value.
+   */
   register<T>(key: ResourceKey<T>): void {
-    this.#known.set(slot(key.category, key.id), key as ResourceKey<unknown>);
+    const at = slot(key.category, key.id);
+    if (this.#known.has(at)) return;
+    this.#known.set(at, key as ResourceKey<unknown>);
+    if (this.#pending.has(at)) {
+      const value = key.decode(this.#pending.get(at));
+      this.#pending.delete(at);
+      if (value !== undefined) this.#values.set(at, { category: key.category, value });
+    }
+  }
+
+  /** Whether an id is registered in a category. */
+  isRegistered(category: ResourceCategory, id: string): boolean {
+    return this.#known.has(slot(category, id));
   }
 
   /** The current value, creating the initial one on first use. */
@@ -106,8 +123,10 @@ export class ResourceStore {
 
   /**
    * Applies a serialized snapshot: each present, registered (category, id) whose value decodes
-   * replaces the current value wholesale; everything else is left alone (spec §5.4).
-   * Returns the ids applied and the ones ignored, for logging.
+   * replaces the current value wholesale; missing ids keep their values (spec §5.4). Values of
+   * unregistered ids are held back until their key is registered (never serialized before);
+   * values that do not decode and prototype keys are ignored. Returns what was applied and
+   * ignored, for logging.
    */
   merge(snapshot: unknown, only?: ReadonlySet<ResourceCategory>): { applied: string[]; ignored: string[] } {
     const applied: string[] = [];
@@ -118,9 +137,18 @@ export class ResourceStore {
       const entries = snapshot[category];
       if (!isPlainObject(entries)) continue;
       for (const [id, json] of Object.entries(entries)) {
+        if (!isSafeKey(id)) {
+          ignored.push(`${category}.${id}`);
+          continue;
+        }
         const key = this.#known.get(slot(category, id));
-        const value = key && isSafeKey(id) ? key.decode(json) : undefined;
-        if (key === undefined || value === undefined) {
+        if (key === undefined) {
+          this.#pending.set(slot(category, id), structuredClone(json));
+          ignored.push(`${category}.${id}`);
+          continue;
+        }
+        const value = key.decode(structuredClone(json));
+        if (value === undefined) {
           ignored.push(`${category}.${id}`);
           continue;
         }

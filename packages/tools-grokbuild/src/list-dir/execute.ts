@@ -3,6 +3,7 @@
  * reference's texts), then render with the current or the legacy renderer.
  */
 import { stat, realpath } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import { ErrorCode, LEGACY_0_4_10, ToolError, assertInsideRoots, errnoCode, resolveModelPath, type ToolContext } from "@grok-tools/runtime";
 import { ROOT_TRUNCATION_NOTICE_TEMPLATE } from "./description.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, budgetExpand, buildTree } from "./render.js";
@@ -29,8 +30,12 @@ export async function executeListDir(input: ListDirInput, ctx: ToolContext<ListD
   const legacy = ctx.contractVersion === LEGACY_0_4_10;
   const absolute = resolveModelPath(ctx.cwd, input.target_directory);
   const displayPath = displayPathFor(ctx.cwd, input.target_directory);
-  const info = await stat(absolute).catch((error: unknown) => error as NodeJS.ErrnoException);
-  if (info instanceof Error || !info.isDirectory()) throw notADirectory(info, displayPath, legacy);
+  // Errors are told apart by shape, not `instanceof` (fs errors may come from another realm).
+  const info: Stats | undefined = await stat(absolute).catch(() => undefined);
+  if (info === undefined || !info.isDirectory()) {
+    const code = info === undefined ? await stat(absolute).then(() => undefined, (error: unknown) => errnoCode(error)) : undefined;
+    throw notADirectory(code, info, displayPath, legacy);
+  }
   const real = await realpath(absolute);
   await assertInsideRoots(ctx.session, real, displayPath);
   let body: string;
@@ -48,8 +53,7 @@ export async function executeListDir(input: ListDirInput, ctx: ToolContext<ListD
 }
 
 /** The D1 error for a target that is not a listable folder. */
-function notADirectory(info: NodeJS.ErrnoException | { isFile(): boolean }, displayPath: string, legacy: boolean): ToolError {
-  const code = info instanceof Error ? errnoCode(info) : undefined;
+function notADirectory(code: string | undefined, info: Stats | undefined, displayPath: string, legacy: boolean): ToolError {
   const details = (variant: string, message: string) => ({ type: "ListDir", [variant]: message });
   if (legacy) {
     const message = `Error: ${displayPath} is not a valid directory`;
@@ -68,7 +72,7 @@ function notADirectory(info: NodeJS.ErrnoException | { isFile(): boolean }, disp
     const message = `Permission denied: ${displayPath}`;
     return new ToolError(ErrorCode.PERMISSION_DENIED, message, { filePath: displayPath, details: details("PermissionDenied", message) });
   }
-  if (!(info instanceof Error) && info.isFile()) {
+  if (info?.isFile()) {
     const message = `Error: ${displayPath} is a file, not a directory.`;
     return new ToolError(ErrorCode.INVALID_INPUT, message, {
       filePath: displayPath,

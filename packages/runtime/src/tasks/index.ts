@@ -1,0 +1,40 @@
+/**
+ * Tasks: contained process trees, the head/tail output buffer, and the per-session task
+ * manager shared by the shell tools and the task-output/kill/wait tools.
+ */
+export { uuidV7 } from "./task-id.js";
+export { CHILD_ENV_OVERRIDES, SECRET_ENV_NAMES, addSecretEnvNames, childEnvironment } from "./child-env.js";
+export { ISOLATION_ENV_VAR, PROCESS_GROUP_ISOLATION, detectProcessIsolation, type ProcessIsolation } from "./process-isolation.js";
+export { HEAD_TAIL_MARKER, OutputBuffer } from "./output-buffer.js";
+export {
+  DRAIN_TIMEOUT_MS,
+  KILL_GRACE_MS,
+  MAX_LOG_FILE_BYTES,
+  MAX_OUTPUT_BYTES_BEFORE_KILL,
+  PROCESS_MARKER_ENV,
+  REAP_GRACE_MS,
+  RunningProcess,
+  resolveShell,
+  type ProcessExit,
+  type SpawnCommandOptions,
+} from "./process-runner.js";
+export {
+  BACKGROUND_MAX_RUNTIME_MS,
+  COMPLETED_TASK_TTL_MS,
+  MAX_RUNNING_TASKS_PER_SESSION,
+  MAX_SNAPSHOT_BYTES,
+  MAX_TASK_TOMBSTONES,
+  OUTPUT_NOTIFY_INTERVAL_MS,
+  ProcessTask,
+  TaskManager,
+  notificationSnapshot,
+  readTaskLog,
+  taskManagerService,
+  type CommandSpec,
+  type ForegroundOutcome,
+  type ForegroundSpec,
+  type KillOutcome,
+  type KillReason,
+  type TaskResult,
+  type TaskSnapshot,
+} from "./task-manager.js";

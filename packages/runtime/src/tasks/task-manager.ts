@@ -1,0 +1,554 @@
+/**
+ * The session's task manager: runs shell commands as tracked tasks (foreground, background,
+ * auto-backgrounded), answers snapshots and waits, kills on request, evicts completed tasks
+ * to small tombstones after a while (the log file stays), and kills everything when the
+ * session closes. Formatting for the model lives in the tools, not here.
+ */
+import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
+import { ErrorCode } from "../errors/error-code.js";
+import { ToolError } from "../errors/tool-error.js";
+import type { Logger } from "../session/logger.js";
+import { silentLogger } from "../session/logger.js";
+import { defineService } from "../session/session-service.js";
+import type { SessionHandle, ToolNotification } from "../execute/tool-context.js";
+import { RunningProcess, type ProcessExit } from "./process-runner.js";
+import type { ProcessIsolation } from "./process-isolation.js";
+import { uuidV7 } from "./task-id.js";
+
+/** Completed background tasks stay whole this long, then shrink to a tombstone. */
+export const COMPLETED_TASK_TTL_MS = 5 * 60_000;
+/** Tombstones kept per session (oldest dropped first). */
+export const MAX_TASK_TOMBSTONES = 100;
+/** Background tasks are killed after this long (`max_runtime`). */
+export const BACKGROUND_MAX_RUNTIME_MS = 36_000_000;
+/** Commands running at once in one session. */
+export const MAX_RUNNING_TASKS_PER_SESSION = 64;
+/** A completed task's snapshot reads at most this much of its log file. */
+export const MAX_SNAPSHOT_BYTES = 1024 * 1024;
+/** Interval of `BashOutputChunk` notifications. */
+export const OUTPUT_NOTIFY_INTERVAL_MS = 100;
+
+/** Why the manager ended a command; becomes the task's `signal`. */
+export type KillReason = "timeout" | "cancelled" | "max_runtime" | "output_limit" | "killed";
+
+/** A point-in-time view of a task (the reference's `TaskSnapshot`). */
+export interface TaskSnapshot {
+  taskId: string;
+  kind: "bash";
+  command: string;
+  displayCommand?: string;
+  cwd: string;
+  description?: string;
+  startTime: Date;
+  endTime?: Date;
+  /** Held output: head/tail while running, the log's first MiB once a background task completed. */
+  output: string;
+  outputFile: string;
+  truncated: boolean;
+  outputTotalBytes: number;
+  exitCode: number | null;
+  signal: string | null;
+  completed: boolean;
+  blockWaited: boolean;
+  explicitlyKilled: boolean;
+  isBackgrounded: boolean;
+  pid?: number;
+}
+
+/** Result of {@link TaskManager.kill}. */
+export type KillOutcome = "killed" | "already_exited" | "not_found";
+
+/** What to run. */
+export interface CommandSpec {
+  /** The command as run (after any prefix). */
+  command: string;
+  /** The command as the model wrote it (notifications, snapshots). */
+  displayCommand?: string;
+  cwd: string;
+  env: Record<string, string>;
+  logFile: string;
+  outputLimitChars: number;
+  description?: string;
+  /** The call that started it (notifications). */
+  toolCallId: string;
+  /** Where this task's notifications go. */
+  notify?: (notification: ToolNotification) => void;
+  isolation?: ProcessIsolation;
+  shell?: string;
+  logCapBytes?: number;
+  outputKillBytes?: number;
+}
+
+/** A foreground run's options. */
+export interface ForegroundSpec extends CommandSpec {
+  /** Kill (or auto-background) deadline. */
+  timeoutMs: number;
+  /** When set, the command moves to the background after `min(budgetMs, timeoutMs)` instead of being killed. */
+  autoBackground?: { budgetMs: number };
+  /** Aborting kills the command (client cancel, call deadline). */
+  signal?: AbortSignal;
+}
+
+/** How a foreground run ended. */
+export type ForegroundOutcome =
+  | { kind: "completed"; task: ProcessTask; result: TaskResult }
+  | { kind: "backgrounded"; task: ProcessTask; result: TaskResult };
+
+/** Output and status of a finished (or just backgrounded) foreground command. */
+export interface TaskResult {
+  output: string;
+  truncated: boolean;
+  totalBytes: number;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  pid?: number;
+}
+
+/** One command under the manager's control. */
+export class ProcessTask {
+  readonly id: string;
+  readonly spec: CommandSpec;
+  readonly process: RunningProcess;
+  readonly startTime = new Date();
+  endTime: Date | undefined;
+  isBackgrounded: boolean;
+  explicitlyKilled = false;
+  blockWaited = false;
+  /** Resolves when the command and its tree are gone and the log is flushed. */
+  readonly completion: Promise<void>;
+  #exit: ProcessExit | undefined;
+  #killReason: KillReason | undefined;
+  #timers: NodeJS.Timeout[] = [];
+  #onBackground: Array<() => void> = [];
+  #lastNotifiedBytes = 0;
+
+  constructor(id: string, spec: CommandSpec, process: RunningProcess, background: boolean) {
+    this.id = id;
+    this.spec = spec;
+    this.process = process;
+    this.isBackgrounded = background;
+    this.completion = process.done.then(
+      (exit) => {
+        this.#exit = exit;
+      },
+      () => {
+        this.#exit = { exitCode: null, signal: "error" };
+      },
+    ).finally(() => {
+      this.endTime = new Date();
+      for (const timer of this.#timers) clearInterval(timer);
+      this.#timers = [];
+      this.#sendChunk();
+    });
+    if (spec.notify) {
+      const ticker = setInterval(() => this.#sendChunk(), OUTPUT_NOTIFY_INTERVAL_MS);
+      ticker.unref();
+      this.#timers.push(ticker);
+    }
+  }
+
+  get completed(): boolean {
+    return this.endTime !== undefined;
+  }
+
+  /** The task's `signal`: the manager's kill reason, else the process's own. */
+  get signal(): string | null {
+    return this.#killReason ?? this.#exit?.signal ?? null;
+  }
+
+  get exitCode(): number | null {
+    return this.#killReason ? null : (this.#exit?.exitCode ?? null);
+  }
+
+  /** Runs `fn` after `ms` unless the task completed first. */
+  after(ms: number, fn: () => void): void {
+    if (!Number.isFinite(ms) || this.completed) return;
+    const timer = setTimeout(fn, Math.min(Math.max(0, ms), 2 ** 31 - 1));
+    timer.unref();
+    this.#timers.push(timer);
+  }
+
+  /** Kills the tree and records why; resolves once it is gone. */
+  async kill(reason: KillReason): Promise<void> {
+    if (!this.completed && !this.process.exited) this.#killReason ??= reason;
+    await this.process.kill();
+    await this.completion;
+  }
+
+  /** Moves a foreground task to the background (auto-background at its deadline). */
+  moveToBackground(): void {
+    if (this.isBackgrounded || this.completed) return;
+    this.isBackgrounded = true;
+    for (const listener of this.#onBackground.splice(0)) listener();
+  }
+
+  /** Resolves when the task is moved to the background. */
+  whenBackgrounded(): Promise<void> {
+    if (this.isBackgrounded) return Promise.resolve();
+    return new Promise((resolve) => this.#onBackground.push(resolve));
+  }
+
+  /** The foreground result as of now. */
+  result(): TaskResult {
+    return {
+      output: this.process.output.text(),
+      truncated: this.process.output.truncated,
+      totalBytes: this.process.totalBytes,
+      exitCode: this.exitCode,
+      signal: this.signal,
+      timedOut: this.signal === "timeout",
+      ...(this.process.pid === undefined ? {} : { pid: this.process.pid }),
+    };
+  }
+
+  #sendChunk(): void {
+    const notify = this.spec.notify;
+    const total = this.process.totalBytes;
+    if (!notify || total <= this.#lastNotifiedBytes) return;
+    this.#lastNotifiedBytes = total;
+    notify({
+      type: "BashOutputChunk",
+      tool_call_id: this.spec.toolCallId,
+      command: this.spec.displayCommand ?? this.spec.command,
+      output: Buffer.from(this.process.output.tail, "utf8").toString("base64"),
+      total_bytes: total,
+      truncated: this.process.output.truncated,
+      cwd: this.spec.cwd,
+    });
+  }
+}
+
+interface ManagerOptions {
+  log?: Logger;
+  maxRunning?: number;
+  completedTaskTtlMs?: number;
+  backgroundMaxRuntimeMs?: number;
+}
+
+/** A session's commands and background tasks. */
+export class TaskManager {
+  readonly #log: Logger;
+  readonly #maxRunning: number;
+  readonly #ttlMs: number;
+  readonly #maxRuntimeMs: number;
+  /** Tasks with a model-visible id (background and auto-backgrounded), in start order. */
+  readonly #tasks = new Map<string, ProcessTask>();
+  /** Foreground commands in flight (killed on dispose). */
+  readonly #foreground = new Set<ProcessTask>();
+  readonly #tombstones = new Map<string, TaskSnapshot>();
+  readonly #evictions = new Map<string, NodeJS.Timeout>();
+  readonly #completionListeners = new Set<(snapshot: TaskSnapshot) => void>();
+  #disposed = false;
+
+  constructor(options: ManagerOptions = {}) {
+    this.#log = options.log ?? silentLogger;
+    this.#maxRunning = options.maxRunning ?? MAX_RUNNING_TASKS_PER_SESSION;
+    this.#ttlMs = options.completedTaskTtlMs ?? COMPLETED_TASK_TTL_MS;
+    this.#maxRuntimeMs = options.backgroundMaxRuntimeMs ?? BACKGROUND_MAX_RUNTIME_MS;
+  }
+
+  /** Commands running now (foreground and background). */
+  get runningCount(): number {
+    let count = 0;
+    for (const task of this.#foreground) if (!task.completed) count++;
+    for (const task of this.#tasks.values()) if (!task.completed && !this.#foreground.has(task)) count++;
+    return count;
+  }
+
+  /** Subscribes to background-task completions; returns the unsubscribe function. */
+  onCompleted(listener: (snapshot: TaskSnapshot) => void): () => void {
+    this.#completionListeners.add(listener);
+    return () => this.#completionListeners.delete(listener);
+  }
+
+  /** Starts a background command under a fresh UUIDv7 id and returns at once. */
+  async startBackground(spec: CommandSpec & { timeoutMs?: number }): Promise<ProcessTask> {
+    const task = await this.#spawn(uuidV7(), spec, true);
+    this.#tasks.set(task.id, task);
+    if (spec.timeoutMs !== undefined && spec.timeoutMs > 0) task.after(spec.timeoutMs, () => void task.kill("timeout"));
+    task.after(this.#maxRuntimeMs, () => void task.kill("max_runtime"));
+    void task.completion.then(() => this.#onBackgroundDone(task));
+    return task;
+  }
+
+  /**
+   * Runs a foreground command until it exits, times out (killed, signal `timeout`), is
+   * cancelled through `spec.signal` (killed, signal `cancelled`), or moves to the background
+   * (then its id is the call id and it keeps running under the manager).
+   */
+  async runForeground(spec: ForegroundSpec): Promise<ForegroundOutcome> {
+    const task = await this.#spawn(spec.toolCallId, spec, false);
+    this.#foreground.add(task);
+    const onAbort = () => void task.kill("cancelled");
+    try {
+      if (spec.signal?.aborted) onAbort();
+      spec.signal?.addEventListener("abort", onAbort, { once: true });
+      if (spec.autoBackground) {
+        task.after(Math.min(spec.autoBackground.budgetMs, spec.timeoutMs), () => this.#background(task));
+      } else {
+        task.after(spec.timeoutMs, () => void task.kill("timeout"));
+      }
+      const first = await Promise.race([task.completion.then(() => "completed" as const), task.whenBackgrounded().then(() => "backgrounded" as const)]);
+      if (first === "backgrounded") return { kind: "backgrounded", task, result: task.result() };
+      return { kind: "completed", task, result: task.result() };
+    } finally {
+      spec.signal?.removeEventListener("abort", onAbort);
+      this.#foreground.delete(task);
+    }
+  }
+
+  /** A snapshot of a task by id (live or tombstone), or undefined. */
+  async snapshot(id: string): Promise<TaskSnapshot | undefined> {
+    const task = this.#tasks.get(id);
+    if (task) return snapshotOf(task);
+    const tombstone = this.#tombstones.get(id);
+    return tombstone ? { ...tombstone } : undefined;
+  }
+
+  /**
+   * Waits up to `timeoutMs` for a task to complete (or until `signal` aborts), then returns
+   * its snapshot; undefined when unknown. Marks the task as waited on.
+   */
+  async waitForCompletion(id: string, timeoutMs: number, signal?: AbortSignal): Promise<TaskSnapshot | undefined> {
+    const task = this.#tasks.get(id);
+    if (!task) {
+      const tombstone = this.#tombstones.get(id);
+      if (tombstone) tombstone.blockWaited = true;
+      return tombstone ? { ...tombstone } : undefined;
+    }
+    task.blockWaited = true;
+    if (!task.completed) await waitUntil(task.completion, timeoutMs, signal);
+    return snapshotOf(task);
+  }
+
+  /** Resolves when any of the tasks completes, the time is up or `signal` aborts. */
+  async waitForAny(ids: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    const pending = ids.map((id) => this.#tasks.get(id)).filter((t): t is ProcessTask => t !== undefined && !t.completed);
+    if (pending.length === 0) return;
+    for (const task of pending) task.blockWaited = true;
+    await waitUntil(Promise.race(pending.map((t) => t.completion)), timeoutMs, signal);
+  }
+
+  /** Resolves when all of the tasks completed, the time is up or `signal` aborts. */
+  async waitForAll(ids: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    const pending = ids.map((id) => this.#tasks.get(id)).filter((t): t is ProcessTask => t !== undefined && !t.completed);
+    if (pending.length === 0) return;
+    for (const task of pending) task.blockWaited = true;
+    await waitUntil(Promise.all(pending.map((t) => t.completion)), timeoutMs, signal);
+  }
+
+  /** Kills a task by id (explicit kill: status `cancelled`). */
+  async kill(id: string): Promise<KillOutcome> {
+    const task = this.#tasks.get(id);
+    if (!task) return "not_found";
+    if (task.completed || task.process.exited) return "already_exited";
+    task.explicitlyKilled = true;
+    await task.kill("cancelled");
+    return "killed";
+  }
+
+  /** Ids of the known tasks (live first, in start order, then tombstones). */
+  knownIds(): string[] {
+    return [...this.#tasks.keys(), ...[...this.#tombstones.keys()].filter((id) => !this.#tasks.has(id))];
+  }
+
+  /** Whether the session has any task at all. */
+  get isEmpty(): boolean {
+    return this.#tasks.size === 0 && this.#tombstones.size === 0;
+  }
+
+  /** Kills every command of the session and waits for them to be gone. */
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    for (const timer of this.#evictions.values()) clearTimeout(timer);
+    this.#evictions.clear();
+    const running = [...this.#foreground, ...this.#tasks.values()].filter((task) => !task.completed);
+    await Promise.allSettled(running.map((task) => task.kill("killed")));
+  }
+
+  async #spawn(id: string, spec: CommandSpec, background: boolean): Promise<ProcessTask> {
+    if (this.#disposed) throw new ToolError(ErrorCode.EXECUTION_FAILED, "Terminal error: the session is closing");
+    if (this.runningCount >= this.#maxRunning) {
+      throw new ToolError(ErrorCode.EXECUTION_FAILED, `Terminal error: too many commands running in this session (limit ${this.#maxRunning})`, {
+        suggestion: "Wait for running background tasks to finish or kill some before starting more.",
+        retryable: true,
+      });
+    }
+    let task: ProcessTask | undefined;
+    const process = await RunningProcess.start({
+      command: spec.command,
+      cwd: spec.cwd,
+      env: background ? { PYTHONUNBUFFERED: "1", ...spec.env } : spec.env,
+      logFile: spec.logFile,
+      outputLimitChars: spec.outputLimitChars,
+      ...(spec.isolation ? { isolation: spec.isolation } : {}),
+      ...(spec.shell ? { shell: spec.shell } : {}),
+      ...(spec.logCapBytes !== undefined ? { logCapBytes: spec.logCapBytes } : {}),
+      ...(spec.outputKillBytes !== undefined ? { outputKillBytes: spec.outputKillBytes } : {}),
+      onOutputLimit: () => void task?.kill("output_limit"),
+    });
+    task = new ProcessTask(id, spec, process, background);
+    if (spec.notify && !background) {
+      spec.notify({ type: "BashOutputChunk", tool_call_id: spec.toolCallId, command: spec.displayCommand ?? spec.command, output: "", total_bytes: 0, truncated: false, cwd: spec.cwd });
+    }
+    return task;
+  }
+
+  #background(task: ProcessTask): void {
+    if (task.completed || task.isBackgrounded) return;
+    const existing = this.#tasks.get(task.id);
+    if (existing && existing !== task) this.#log.warn({ taskId: task.id }, "auto-backgrounded task id reused; the older task is replaced");
+    this.#tasks.set(task.id, task);
+    task.moveToBackground();
+    task.after(this.#maxRuntimeMs - (Date.now() - task.startTime.getTime()), () => void task.kill("max_runtime"));
+    void task.completion.then(() => this.#onBackgroundDone(task));
+  }
+
+  async #onBackgroundDone(task: ProcessTask): Promise<void> {
+    const snapshot = await snapshotOf(task);
+    task.process.output.clear();
+    task.spec.notify?.({ type: "TaskCompleted", ...notificationSnapshot(snapshot) });
+    for (const listener of this.#completionListeners) {
+      try {
+        listener(snapshot);
+      } catch (error) {
+        this.#log.warn({ err: error }, "task completion listener failed");
+      }
+    }
+    if (this.#disposed) return;
+    const timer = setTimeout(() => this.#evict(task), this.#ttlMs);
+    timer.unref();
+    this.#evictions.set(task.id, timer);
+  }
+
+  #evict(task: ProcessTask): void {
+    this.#evictions.delete(task.id);
+    if (this.#tasks.get(task.id) !== task) return;
+    this.#tasks.delete(task.id);
+    this.#tombstones.set(task.id, {
+      ...baseSnapshot(task),
+      output: "",
+      truncated: task.process.output.truncated || task.process.totalBytes > 0,
+    });
+    while (this.#tombstones.size > MAX_TASK_TOMBSTONES) {
+      let oldest: TaskSnapshot | undefined;
+      for (const snap of this.#tombstones.values()) if (!oldest || snap.startTime < oldest.startTime) oldest = snap;
+      if (!oldest) break;
+      this.#tombstones.delete(oldest.taskId);
+    }
+  }
+}
+
+function baseSnapshot(task: ProcessTask): Omit<TaskSnapshot, "output" | "truncated"> {
+  return {
+    taskId: task.id,
+    kind: "bash",
+    command: task.spec.command,
+    ...(task.spec.displayCommand !== undefined ? { displayCommand: task.spec.displayCommand } : {}),
+    cwd: task.spec.cwd,
+    ...(task.spec.description !== undefined ? { description: task.spec.description } : {}),
+    startTime: task.startTime,
+    ...(task.endTime ? { endTime: task.endTime } : {}),
+    outputFile: task.process.logFile,
+    outputTotalBytes: task.process.totalBytes,
+    exitCode: task.exitCode,
+    signal: task.signal,
+    completed: task.completed,
+    blockWaited: task.blockWaited,
+    explicitlyKilled: task.explicitlyKilled,
+    isBackgrounded: task.isBackgrounded,
+    ...(task.process.pid === undefined ? {} : { pid: task.process.pid }),
+  };
+}
+
+/** Live view while running; a completed background task reads its log's first MiB. */
+async function snapshotOf(task: ProcessTask): Promise<TaskSnapshot> {
+  const base = baseSnapshot(task);
+  if (task.completed && task.isBackgrounded) {
+    const { text, more } = await readLogPrefix(task.process.logFile, MAX_SNAPSHOT_BYTES);
+    return { ...base, output: text, truncated: task.process.output.truncated || more };
+  }
+  return { ...base, output: task.process.output.text(), truncated: task.process.output.truncated };
+}
+
+async function readLogPrefix(file: string, maxBytes: number): Promise<{ text: string; more: boolean }> {
+  try {
+    const handle = await open(file, "r");
+    try {
+      const buffer = Buffer.alloc(maxBytes + 1);
+      const { bytesRead } = await handle.read(buffer, 0, maxBytes + 1, 0);
+      const more = bytesRead > maxBytes;
+      let end = Math.min(bytesRead, maxBytes);
+      // Never end inside a UTF-8 sequence.
+      let lead = end;
+      while (lead > 0 && (buffer[lead - 1]! & 0xc0) === 0x80) lead--;
+      if (lead > 0) {
+        const first = buffer[lead - 1]!;
+        const width = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+        if (lead - 1 + width > end) end = lead - 1;
+      }
+      return { text: buffer.subarray(0, end).toString("utf8"), more: more || end < bytesRead };
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return { text: "", more: true };
+  }
+}
+
+function systemTime(date: Date): { secs_since_epoch: number; nanos_since_epoch: number } {
+  const ms = date.getTime();
+  return { secs_since_epoch: Math.floor(ms / 1000), nanos_since_epoch: (ms % 1000) * 1_000_000 };
+}
+
+/** The `TaskCompleted` notification fields (spec §7.6). */
+export function notificationSnapshot(s: TaskSnapshot): Record<string, unknown> {
+  return {
+    task_id: s.taskId,
+    command: s.command,
+    display_command: s.displayCommand ?? null,
+    cwd: s.cwd,
+    start_time: systemTime(s.startTime),
+    end_time: s.endTime ? systemTime(s.endTime) : null,
+    output: s.output,
+    output_file: s.outputFile,
+    truncated: s.truncated,
+    output_total_bytes: s.outputTotalBytes,
+    exit_code: s.exitCode,
+    signal: s.signal,
+    completed: s.completed,
+    kind: s.kind,
+    block_waited: s.blockWaited,
+    explicitly_killed: s.explicitlyKilled,
+    description: s.description ?? null,
+    is_backgrounded: s.isBackgrounded,
+  };
+}
+
+function waitUntil(promise: Promise<unknown>, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const finish = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", finish);
+      resolve();
+    };
+    const timer = setTimeout(finish, Math.min(Math.max(0, timeoutMs), 2 ** 31 - 1));
+    signal?.addEventListener("abort", finish, { once: true });
+    promise.then(finish, finish);
+  });
+}
+
+/** The session service holding the task manager; disposing the session kills every command. */
+export const taskManagerService = defineService<TaskManager, SessionHandle>({
+  name: "grok_build.TaskManager",
+  create: (session) => new TaskManager({ log: session.log }),
+  dispose: (manager) => manager.dispose(),
+});
+
+/** Reads a whole task log (tests and tools that want the full text). */
+export async function readTaskLog(file: string): Promise<string> {
+  return readFile(file, "utf8");
+}

@@ -1,0 +1,3 @@
+def greet():
+    print("Hello, world!")
+    return 1

@@ -1,0 +1,3 @@
+import asyncio  # HELLO
+quote = "hello"
+café = "☃"

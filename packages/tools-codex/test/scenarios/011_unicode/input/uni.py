@@ -1,0 +1,2 @@
+import asyncio  # local import – avoids top‑level dep
+quote = “hello”

@@ -1,0 +1,6 @@
+class A:
+    def f(self):
+        return 1
+class B:
+    def f(self):
+        return 2
