@@ -9,6 +9,7 @@ import { Session, ToolRegistry, silentLogger, type Logger, type NamespaceDefinit
 import { grokBuild, grokBuildConcise } from "@grok-tools/tools-grokbuild";
 import { codex } from "@grok-tools/tools-codex";
 import { createToolsService, grpcError } from "./grpc/tools-service.js";
+import { addHealthAndReflection } from "./grpc/health-and-reflection.js";
 
 /** The namespaces every server has. */
 export const BUILTIN_NAMESPACES: readonly NamespaceDefinition[] = [grokBuild, grokBuildConcise, codex];
@@ -71,6 +72,8 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
 
   const server = new Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024, "grpc.max_send_message_length": 64 * 1024 * 1024 });
   server.addService(GrokToolsServiceService, createToolsService({ sessionFor: () => session, admit, log }));
+  // Standard tooling (grpc_health_probe, grpcurl, Postman) works without our proto file (decision D5).
+  const health = addHealthAndReflection(server);
 
   const credentials = options.tls
     ? ServerCredentials.createSsl(options.tls.ca ?? null, [{ cert_chain: options.tls.cert, private_key: options.tls.key }], options.tls.ca !== undefined)
@@ -88,6 +91,7 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     },
     async shutdown(graceMs = SHUTDOWN_GRACE_MS) {
       shuttingDown = true;
+      health.setServing(false);
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           server.forceShutdown();

@@ -118,3 +118,24 @@ describe.each(["tcp", "unix"])("grok-tools server over %s", (transport) => {
     ).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
   });
 });
+
+describe("standard gRPC services", () => {
+  it("answers grpc.health.v1 Check with SERVING for the tools service", async () => {
+    const { loadSync } = await import("@grpc/proto-loader");
+    const { loadPackageDefinition } = await import("@grpc/grpc-js");
+    const { protoPath } = (await import("grpc-health-check")) as unknown as { protoPath: string };
+    const dir = mkdtempSync(path.join(tmpdir(), "grok-health-"));
+    const server = createToolsServer({ workspace: dir, stateDir: path.join(dir, ".state"), builtinNamespaces: [testNamespace] });
+    const address = await server.listen("127.0.0.1:0");
+    try {
+      const pkg = loadPackageDefinition(loadSync(protoPath, { enums: String })) as unknown as { grpc: { health: { v1: { Health: new (a: string, c: unknown) => { check(r: object, cb: (e: Error | null, r: { status: string }) => void): void; close(): void } } } } };
+      const health = new pkg.grpc.health.v1.Health(address, credentials.createInsecure());
+      const res = await new Promise<{ status: string }>((resolve, reject) => health.check({ service: "xai.grok.tools.v1.GrokToolsService" }, (e, r) => (e ? reject(e) : resolve(r))));
+      health.close();
+      expect(res.status).toBe("SERVING");
+    } finally {
+      await server.shutdown(500);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
