@@ -26,7 +26,19 @@ export { ResourceStore, defineResource, isPlainObject, isSafeKey, type ResourceC
 export { defineService, type ServiceKey } from "./session/session-service.js";
 export { silentLogger, type Logger } from "./session/logger.js";
 export { STATE_FILE_NAME, STATE_SCHEMA_VERSION, StatePersister, writeFileAtomic } from "./session/state-persister.js";
-export { Session, defaultStateDir, paramsResource, sanitizeForFileName, type SessionOptions } from "./session/session.js";
+export {
+  Session,
+  defaultStateDir,
+  paramsResource,
+  sanitizeForFileName,
+  type AgentInfo,
+  type CompletionState,
+  type ConfigChangeResult,
+  type SessionOptions,
+  type ToolOptionsChangeResult,
+  type ToolOptionsInfo,
+} from "./session/session.js";
+export { PreFinalizeConfig, PreconditionError, resolveRegisteredTool, type ToolOverride } from "./session/pre-finalize-config.js";
 export { describeTool, describeTools, type DescribeOptions, type OutputFieldDescriptor, type ToolDescriptor } from "./session/describe-tools.js";
 export type { NameLookup, PartialOutput, SessionHandle, ToolContext, ToolNotification } from "./execute/tool-context.js";
 export type { ExecuteOutcome, ExecuteRequest, ExecutionMetadataInfo, ToolErrorInfo } from "./execute/execute-types.js";
@@ -36,9 +48,31 @@ export { estimateTokens } from "./output/estimate-tokens.js";
 export { shapeOutput, type OutputShape } from "./output/shape-output.js";
 export { TRUNCATION_MARKER, truncateHeadTail, truncateUtf8, type HeadTailResult } from "./text/head-tail.js";
 export { firstProblem, describeJson, type ValueProblem } from "./validation/validate-value.js";
-export { BEHAVIOR_PRESETS, CURRENT_VERSION, LEGACY_0_4_10, checkPreset, resolveContractVersion } from "./finalize/behavior-presets.js";
-export { formatMaxWait, hasTemplateMarkers, renderTemplate, stripTemplateMarkers, substitutePlaceholders } from "./finalize/template-renderer.js";
-export { MAX_WAIT_BLOCK_MS, finalizeTools, renameSchema, violationSummary } from "./finalize/finalize-tools.js";
+export {
+  BEHAVIOR_PRESETS,
+  CURRENT_VERSION,
+  DEFAULT_VERSION_CATALOG,
+  LEGACY_0_4_10,
+  RELEASE_0_1_157,
+  checkPreset,
+  resolveContractVersion,
+  type Lifecycle,
+  type PresetSpec,
+  type VersionCatalog,
+  type VersionResolution,
+  type VersionWarningData,
+} from "./finalize/behavior-presets.js";
+export {
+  TemplateRenderError,
+  formatMaxWait,
+  hasTemplateMarkers,
+  renderTemplate,
+  renderTemplateStrict,
+  stripTemplateMarkers,
+  substitutePlaceholders,
+  type PlaceholderValues,
+} from "./finalize/template-renderer.js";
+export { HOST_TEMPLATE_FLAGS, MAX_WAIT_BLOCK_MS, descriptionContext, finalizeTools, renameSchema, violationSummary } from "./finalize/finalize-tools.js";
 export { FinalizedToolset } from "./finalize/finalized-toolset.js";
 export type { ConfigViolation, FinalizeInput, FinalizeOutcome, FinalizedTool, ToolConfigInput, VersionWarningInfo } from "./finalize/finalize-types.js";
 export {
@@ -109,3 +143,30 @@ export {
   type TaskResult,
   type TaskSnapshot,
 } from "./tasks/index.js";
+export { parseJsonLikeSerde, type SerdeJsonParse } from "./validation/serde-json-error.js";
+export { assertToolOutput, validateToolOutput, type OutputSchemaProblem } from "./output/validate-output.js";
+export {
+  DEFAULT_STREAM_CHUNK_SIZE_BYTES,
+  MAX_STREAM_CHUNK_SIZE_BYTES,
+  MIN_STREAM_CHUNK_SIZE_BYTES,
+  chunkUtf8,
+  validateStreamChunkSize,
+  type Utf8Chunk,
+} from "./output/stream-chunks.js";
+export { DEFAULT_REMINDER_TAG, defineReminder, formatWithReminders, wrapReminder, type ReminderContext, type ReminderDefinition } from "./reminders/reminder.js";
+export {
+  TODO_NUDGE_CALLS_BETWEEN_NUDGES,
+  TODO_NUDGE_CALLS_SINCE_TODO_WRITE,
+  TODO_NUDGE_TEMPLATE,
+  todoNudgeReminder,
+  todoNudgeStateResource,
+  type TodoNudgeState,
+} from "./reminders/todo-nudge.js";
+export {
+  AgentDefinitionError,
+  loadAgentDefinition,
+  parseAgentDefinition,
+  type AgentCompletionRequirement,
+  type AgentDefinition,
+  type AgentToolRetryConfig,
+} from "./agent/agent-definition.js";

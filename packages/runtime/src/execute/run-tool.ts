@@ -15,6 +15,9 @@ import type { NameLookup, ToolContext } from "./tool-context.js";
 import type { ExecuteOutcome, ExecuteRequest, ExecutionMetadataInfo, ToolErrorInfo } from "./execute-types.js";
 import { nearestNames } from "./suggest-names.js";
 import type { ToolResult } from "../tool/define-tool.js";
+import { validateToolOutput } from "../output/validate-output.js";
+import { formatWithReminders, type ReminderContext } from "../reminders/reminder.js";
+import { renderTemplate } from "../finalize/template-renderer.js";
 import path from "node:path";
 
 type CallRequest = ExecuteRequest & { callId: string };
@@ -34,6 +37,14 @@ export async function runTool(session: Session, request: CallRequest): Promise<E
     tool = lookup(session, request.toolName);
     const input = parseInput(tool, request.inputJson);
     const result = await invoke(session, tool, input, request);
+    if (session.validateOutputs) {
+      const problems = validateToolOutput(tool.definition, result.output);
+      if (problems.length > 0) {
+        // Only sessions in validation (test/debug) mode get here, so the details help more than they leak.
+        throw new ToolError(ErrorCode.INTERNAL, `Output of ${tool.fqId} does not match its output schema: ${problems.slice(0, 5).map((p) => `${p.path || "/"} ${p.message}`).join("; ")}`);
+      }
+    }
+    session.recordSuccess(tool.clientName, tool.fqId);
     const concise = request.outputFormat === "concise";
     const shaped = shapeOutput(result.output, {
       includeFields: request.includeFields ?? [],
@@ -41,7 +52,8 @@ export async function runTool(session: Session, request: CallRequest): Promise<E
       concise,
       potentiallyLarge: potentiallyLargeFields(tool),
     });
-    const promptText = concise && result.promptTextConcise !== undefined ? result.promptTextConcise : result.promptText;
+    const basePrompt = concise && result.promptTextConcise !== undefined ? result.promptTextConcise : result.promptText;
+    const promptText = formatWithReminders(basePrompt, await collectReminders(session, tool, request.callId, result), session.reminderTag);
     return {
       ok: true,
       callId: request.callId,
@@ -141,7 +153,7 @@ function createContext(session: Session, tool: FinalizedTool, request: CallReque
   return {
     callId: request.callId,
     cwd: request.workingDirectory ? path.resolve(session.workspace, request.workingDirectory) : session.workspace,
-    params: tool.params,
+    params: session.currentParams(tool.definition, tool.params),
     contractVersion: tool.contractVersion,
     outputFormat: request.outputFormat ?? "default",
     signal,
@@ -153,6 +165,33 @@ function createContext(session: Session, tool: FinalizedTool, request: CallReque
     notify: (notification) => session.notify(notification),
     log,
   };
+}
+
+/**
+ * Texts of the active reminders after a successful call, when reminders are on (spec §6.1).
+ * A failing reminder is logged and skipped: it never fails the call.
+ */
+async function collectReminders(session: Session, tool: FinalizedTool, callId: string, result: ToolResult<unknown>): Promise<string[]> {
+  if (!session.systemRemindersEnabled || session.activeReminders.length === 0 || !session.toolset) return [];
+  let context: Record<string, unknown> | undefined;
+  const ctx: ReminderContext = {
+    session,
+    toolset: session.toolset,
+    tool: { fqId: tool.fqId, clientName: tool.clientName, kind: tool.definition.kind },
+    callId,
+    output: result.output,
+    promptText: result.promptText,
+    render: (template) => renderTemplate(template, (context ??= session.templateContext())),
+  };
+  const texts: string[] = [];
+  for (const reminder of session.activeReminders) {
+    try {
+      texts.push(...(await reminder.collect(ctx)));
+    } catch (error) {
+      session.log.warn({ err: error, reminder: reminder.id, tool: tool.fqId }, "reminder failed; skipped");
+    }
+  }
+  return texts.filter((text) => text !== "");
 }
 
 function potentiallyLargeFields(tool: FinalizedTool): ReadonlySet<string> {

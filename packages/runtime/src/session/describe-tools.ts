@@ -7,6 +7,7 @@ import type { AnyToolDefinition, OutputFieldInfo } from "../tool/define-tool.js"
 import { categoryOfKind, isReadOnlyKind, type ToolCategoryName } from "../tool/tool-kind.js";
 import { stripTemplateMarkers } from "../finalize/template-renderer.js";
 import type { FinalizedTool } from "../finalize/finalize-types.js";
+import { FinalizedToolset } from "../finalize/finalized-toolset.js";
 
 /** A field of the output object as advertised. */
 export interface OutputFieldDescriptor {
@@ -59,7 +60,7 @@ export function describeTools(session: Session, options: DescribeOptions = {}): 
   const toolset = session.toolset;
   const all = toolset
     ? toolset.tools.map((tool) => describeFinalized(tool, session.runtimeVersion, includeSchemas))
-    : session.registry.list().map((r) => describeRegistered(r.fqId, r.namespace, r.definition, session.runtimeVersion, includeSchemas));
+    : session.registry.list().map((r) => ({ ...describeRegistered(r.fqId, r.namespace, r.definition, session.runtimeVersion, includeSchemas), enabled: session.pending.isEnabled(r.fqId) }));
   return all.filter((d) => (options.category === undefined || d.category === options.category) && (toolset === undefined || d.enabled || options.includeDisabled));
 }
 
@@ -71,11 +72,11 @@ export function describeTool(session: Session, name: string): ToolDescriptor | u
     return tool ? describeFinalized(tool, session.runtimeVersion, true) : undefined;
   }
   const registered = session.registry.get(name) ?? session.registry.list().find((r) => r.definition.id === name);
-  return registered ? describeRegistered(registered.fqId, registered.namespace, registered.definition, session.runtimeVersion, true) : undefined;
+  return registered ? { ...describeRegistered(registered.fqId, registered.namespace, registered.definition, session.runtimeVersion, true), enabled: session.pending.isEnabled(registered.fqId) } : undefined;
 }
 
 function describeRegistered(fqId: string, namespace: string, def: AnyToolDefinition, runtimeVersion: string, includeSchemas: boolean): ToolDescriptor {
-  const raw = typeof def.description === "string" ? def.description : "";
+  const raw = typeof def.description === "string" ? def.description : defaultDescription(def);
   return {
     ...common(def, runtimeVersion, includeSchemas, def.params?.defaults),
     name: fqId,
@@ -86,6 +87,17 @@ function describeRegistered(fqId: string, namespace: string, def: AnyToolDefinit
     contractVersion: "",
     namespace,
   };
+}
+
+/** A built description with default params and an empty toolset (pre-finalize listing), or "". */
+function defaultDescription(def: AnyToolDefinition): string {
+  if (typeof def.description === "string") return def.description;
+  try {
+    const empty = new FinalizedToolset([]);
+    return def.description({ params: structuredClone(def.params?.defaults), toolset: empty, contractVersion: def.contractVersions ? "current" : "" });
+  } catch {
+    return "";
+  }
 }
 
 function describeFinalized(tool: FinalizedTool, runtimeVersion: string, includeSchemas: boolean): ToolDescriptor {

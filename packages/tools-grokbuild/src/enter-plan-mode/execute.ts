@@ -44,11 +44,16 @@ export async function probeOrCreatePlanFile(target: string): Promise<PlanFileSee
   }
   try {
     await mkdir(path.dirname(target), { recursive: true });
-    // `wx`: if another writer created the file meanwhile, leave its content alone.
+    // `wx`: if something appeared at the path meanwhile, leave it alone.
     await writeFile(target, "", { flag: "wx" });
     return "empty";
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return "empty";
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") return { missing: "not_created" };
+  }
+  // Another writer won the race (or a dangling symlink sits there): report what is readable now.
+  try {
+    return (await readFile(target)).length === 0 ? "empty" : "non_empty";
+  } catch {
     return { missing: "not_created" };
   }
 }

@@ -29,6 +29,13 @@ export function lenientInteger(value: unknown): unknown {
   return value;
 }
 
+/** Returns a copy of `raw` without the named keys whose value is null (an optional value left unset). */
+export function dropNullKeys(raw: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out = { ...raw };
+  for (const key of keys) if (out[key] === null) delete out[key];
+  return out;
+}
+
 /** Returns a copy of `raw` with the named keys coerced by `coerce` (absent keys stay absent). */
 export function coerceKeys(
   raw: Record<string, unknown>,

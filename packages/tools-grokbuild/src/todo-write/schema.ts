@@ -38,7 +38,7 @@ export type TodoWriteInput = Static<typeof TodoWriteInput>;
 export const TodoItem = Type.Object({
   content: Type.String(),
   priority: Type.Union([Type.Literal("high"), Type.Literal("medium"), Type.Literal("low")]),
-  status: Type.Union(TODO_STATUSES.map((s) => Type.Literal(s))),
+  status: Type.Union([Type.Literal("pending"), Type.Literal("in_progress"), Type.Literal("completed"), Type.Literal("cancelled")]),
   meta: Type.Optional(Type.Unknown()),
 });
 export type TodoItem = Static<typeof TodoItem>;

@@ -105,7 +105,13 @@ export function mediaExtension(contentType: string): string {
   return MEDIA_EXTENSIONS[mimeOf(contentType)] ?? "bin";
 }
 
-function isChrome(node: HTMLElement): boolean {
+/** The part of a DOM element the chrome filter reads (the package builds without the DOM lib). */
+interface ElementLike {
+  nodeName: string;
+  getAttribute?(name: string): string | null;
+}
+
+function isChrome(node: ElementLike): boolean {
   if (CHROME_TAGS.has(node.nodeName)) return true;
   const cls = node.getAttribute?.("class") ?? "";
   const id = node.getAttribute?.("id") ?? "";
@@ -116,7 +122,10 @@ function isChrome(node: HTMLElement): boolean {
 export function createHtmlConverter(): TurndownService {
   const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "*" });
   service.remove([...SKIPPED_TAGS]);
-  service.remove((node) => node.nodeName !== "HTML" && node.nodeName !== "BODY" && isChrome(node));
+  service.remove((node) => {
+    const element = node as unknown as ElementLike;
+    return element.nodeName !== "HTML" && element.nodeName !== "BODY" && isChrome(element);
+  });
   return service;
 }
 

@@ -32,8 +32,6 @@ export interface HttpGetOptions {
   addresses: readonly ResolvedAddress[];
   timeoutMs: number;
   maxBodyBytes: number;
-  /** False for redirects: the body is discarded unread. */
-  readBody: boolean;
   signal: AbortSignal;
 }
 
@@ -72,7 +70,7 @@ function decoded(response: IncomingMessage): Readable {
 
 /** Performs one GET; maps failures to web_fetch ToolErrors. */
 export function httpGet(options: HttpGetOptions): Promise<HttpResponse> {
-  const { url, addresses, timeoutMs, maxBodyBytes, readBody, signal } = options;
+  const { url, addresses, timeoutMs, maxBodyBytes, signal } = options;
   const transport = url.protocol === "https:" ? https : http;
   const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
   return new Promise<HttpResponse>((resolve, reject) => {
@@ -121,7 +119,8 @@ export function httpGet(options: HttpGetOptions): Promise<HttpResponse> {
     request.on("error", fail);
     request.on("response", (response) => {
       const status = response.statusCode ?? 0;
-      if (!readBody) {
+      // A redirect's body is never read: only its Location matters.
+      if (status >= 300 && status < 400 && response.headers.location !== undefined) {
         response.resume();
         request.destroy();
         finish(undefined, { status, headers: response.headers, body: Buffer.alloc(0) });

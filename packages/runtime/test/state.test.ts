@@ -1,0 +1,148 @@
+/**
+ * Tool state and resources (spec §5): GetToolState shape, waiting for running calls, the
+ * state file (atomic, versioned, debounced, flushed at close), resuming a session, and the
+ * merge rules of initial_tool_state_json.
+ */
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { STATE_FILE_NAME, STATE_SCHEMA_VERSION, type Session } from "@grok-tools/runtime";
+import { BASH_BUNDLE, makeSession, tempDirs } from "./fixtures.js";
+
+let dirs: Awaited<ReturnType<typeof tempDirs>>;
+const sessions: Session[] = [];
+function open(id = "s1"): Session {
+  const s = makeSession(dirs, { id });
+  sessions.push(s);
+  return s;
+}
+beforeEach(async () => {
+  dirs = await tempDirs();
+});
+afterEach(async () => {
+  for (const s of sessions.splice(0)) await s.close();
+  await dirs.cleanup();
+});
+
+async function stateFile(id = "s1"): Promise<Record<string, unknown>> {
+  return JSON.parse(await readFile(path.join(dirs.stateDir, id, STATE_FILE_NAME), "utf8")) as Record<string, unknown>;
+}
+
+describe("GetToolState", () => {
+  it("omits empty categories", async () => {
+    const s = open();
+    await s.finalize({ tools: [{ id: "GrokBuild:grep" }] });
+    expect(await s.snapshotState()).toEqual({});
+    const p = open("s2");
+    await p.finalize({ tools: [{ id: "GrokBuild:read_file" }, { id: "GrokBuild:search_replace", paramsJson: '{"mode":"safe"}' }] });
+    expect(await p.snapshotState()).toEqual({ params: { "grok_build.SearchReplace": { skip_read_before_edit: false, mode: "safe", limit: null } } });
+  });
+
+  it("waits for running calls before serializing", async () => {
+    const s = open();
+    await s.finalize({ tools: [{ id: "GrokBuild:counter" }] });
+    const running = s.execute({ toolName: "counter", inputJson: '{"delay_ms":150}' });
+    const snapshot = await s.snapshotState();
+    expect(snapshot).toEqual({ state: { "test.Counter": { count: 1 } } });
+    expect((await running).ok).toBe(true);
+  });
+});
+
+describe("persistence", () => {
+  it("writes one versioned file per session, atomically, and flushes it on GetToolState", async () => {
+    const s = open("session/../x");
+    await s.finalize({ tools: [{ id: "GrokBuild:counter" }], sessionId: "abc" });
+    await s.execute({ toolName: "counter", inputJson: "{}" });
+    await s.snapshotState();
+    expect(await stateFile("abc")).toEqual({ schema_version: STATE_SCHEMA_VERSION, state: { "test.Counter": { count: 1 } } });
+    expect(await readdir(path.join(dirs.stateDir, "abc"))).toEqual([STATE_FILE_NAME]);
+  });
+
+  it("debounces writes and flushes the pending one at close", async () => {
+    const s = open();
+    await s.finalize({ tools: [{ id: "GrokBuild:counter" }] });
+    await s.execute({ toolName: "counter", inputJson: "{}" });
+    await s.execute({ toolName: "counter", inputJson: "{}" });
+    expect(await stateFile()).toEqual({ schema_version: STATE_SCHEMA_VERSION });
+    await s.close();
+    expect(await stateFile()).toEqual({ schema_version: STATE_SCHEMA_VERSION, state: { "test.Counter": { count: 2 } } });
+  });
+
+  it("resumes a session restarted on the same state dir", async () => {
+    const first = open();
+    await first.finalize({ tools: [{ id: "GrokBuild:counter" }] });
+    await first.execute({ toolName: "counter", inputJson: "{}" });
+    await first.close();
+    const second = open();
+    await second.finalize({ tools: [{ id: "GrokBuild:counter" }] });
+    const r = await second.execute({ toolName: "counter", inputJson: "{}" });
+    expect(r.ok && r.promptText).toBe("count 2");
+    const other = open("someone-else");
+    await other.finalize({ tools: [{ id: "GrokBuild:counter" }] });
+    const o = await other.execute({ toolName: "counter", inputJson: "{}" });
+    expect(o.ok && o.promptText).toBe("count 1");
+  });
+
+  it("keeps persisted state of tools not enabled this time, and lets config params beat persisted params", async () => {
+    await mkdir(path.join(dirs.stateDir, "s1"), { recursive: true });
+    await writeFile(
+      path.join(dirs.stateDir, "s1", STATE_FILE_NAME),
+      JSON.stringify({ schema_version: 1, params: { "grok_build.Bash": { enabled_background: false, auto_background_on_timeout: false, timeout_secs: 9 } }, state: { "test.Counter": { count: 7 }, "unknown.Thing": { a: 1 } } }),
+    );
+    const s = open();
+    await s.finalize({ tools: [...BASH_BUNDLE] });
+    expect(await s.snapshotState()).toEqual({ params: { "grok_build.Bash": { enabled_background: true, auto_background_on_timeout: false, timeout_secs: null } }, state: { "test.Counter": { count: 7 } } });
+  });
+
+  it("ignores an unreadable state file", async () => {
+    await mkdir(path.join(dirs.stateDir, "s1"), { recursive: true });
+    await writeFile(path.join(dirs.stateDir, "s1", STATE_FILE_NAME), "{not json");
+    const s = open();
+    const out = await s.finalize({ tools: [{ id: "GrokBuild:counter" }] });
+    expect(out.ok).toBe(true);
+    expect(await s.snapshotState()).toEqual({});
+  });
+});
+
+describe("initial_tool_state_json", () => {
+  async function withDisk(state: Record<string, unknown>): Promise<void> {
+    await mkdir(path.join(dirs.stateDir, "s1"), { recursive: true });
+    await writeFile(path.join(dirs.stateDir, "s1", STATE_FILE_NAME), JSON.stringify({ schema_version: 1, state }));
+  }
+
+  it("replaces present ids wholesale over the disk state and keeps the others", async () => {
+    await withDisk({ "test.Counter": { count: 3 }, "grok_build.TodoNudge": { calls_since_todo_write: 2, calls_since_nudge: null } });
+    const s = open();
+    const out = await s.finalize({ tools: [{ id: "GrokBuild:counter" }], initialToolStateJson: JSON.stringify({ state: { "test.Counter": { count: 10 } } }) });
+    expect(out.ok).toBe(true);
+    expect(await s.snapshotState()).toEqual({ state: { "test.Counter": { count: 10 }, "grok_build.TodoNudge": { calls_since_todo_write: 2, calls_since_nudge: null } } });
+  });
+
+  it("ignores params (the request's params_json wins), unknown ids and values that do not decode", async () => {
+    await withDisk({ "test.Counter": { count: 3 } });
+    const s = open();
+    const initial = { params: { "grok_build.Bash": { enabled_background: false } }, state: { "test.Counter": { count: "many" }, "nobody.Knows": { x: 1 } } };
+    const out = await s.finalize({ tools: [...BASH_BUNDLE, { id: "GrokBuild:counter" }], initialToolStateJson: JSON.stringify(initial) });
+    expect(out.ok).toBe(true);
+    expect(await s.snapshotState()).toEqual({ params: { "grok_build.Bash": { enabled_background: true, auto_background_on_timeout: false, timeout_secs: null } }, state: { "test.Counter": { count: 3 } } });
+  });
+
+  it.each([
+    ['{"state":{"__proto__":{"count":1}}}', 'initial_tool_state_json.state has a forbidden key "__proto__"'],
+    ['{"constructor":{}}', 'initial_tool_state_json has a forbidden key "constructor"'],
+    ['{"state":[]}', "initial_tool_state_json.state must be a JSON object"],
+    ["[1]", "initial_tool_state_json must be a JSON object"],
+    ['{"state":', "initial_tool_state_json failed to parse JSON: EOF while parsing a value at line 1 column 9"],
+  ])("refuses %s", async (json, message) => {
+    const s = open();
+    const out = await s.finalize({ tools: [{ id: "GrokBuild:counter" }], initialToolStateJson: json });
+    if (out.ok) throw new Error("expected failure");
+    expect(out.violations).toEqual([expect.objectContaining({ toolId: "(global)", fieldPath: "initial_tool_state_json", message, category: "initial_tool_state_json" })]);
+    expect(({} as Record<string, unknown>).count).toBeUndefined();
+    expect(s.finalized).toBe(false);
+  });
+
+  it("treats an empty string as absent", async () => {
+    const s = open();
+    expect((await s.finalize({ tools: [{ id: "GrokBuild:counter" }], initialToolStateJson: "" })).ok).toBe(true);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Runs Codex:grep_files: validates the arguments, confines the search path, runs ripgrep, and maps
+ * its outcome (failures become ToolErrors with the reference's texts, decision D1).
+ */
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { assertInsideRoots } from "../shared/file-access.js";
+import { errnoCode, rustIoErrorText } from "../shared/io-error.js";
+import { decodeLossy, trimRust } from "../shared/rust-text.js";
+import { parseResults, ripgrepArgs, runRipgrep } from "./ripgrep.js";
+import type { CodexGrepFilesInput, CodexGrepFilesOutput } from "./schema.js";
+
+/** Paths returned when the caller gives no limit. */
+export const DEFAULT_LIMIT_FILES = 100;
+/** The most paths ever returned. */
+export const MAX_LIMIT_FILES = 2000;
+
+/** Lists the files whose contents match a regular expression, most recently modified first. */
+export async function executeGrepFiles(input: CodexGrepFilesInput, ctx: ToolContext): Promise<ToolResult<CodexGrepFilesOutput>> {
+  const pattern = trimRust(input.pattern);
+  if (pattern === "") throw ToolError.invalidInput("pattern must not be empty");
+  const requested = input.limit ?? DEFAULT_LIMIT_FILES;
+  if (requested === 0) throw ToolError.invalidInput("limit must be greater than zero");
+  const limit = Math.min(requested, MAX_LIMIT_FILES);
+
+  const given = input.path ?? "";
+  const searchPath = given === "" ? ctx.cwd : path.isAbsolute(given) ? given : path.join(ctx.cwd, given);
+  await assertInsideRoots(ctx.session, searchPath);
+  try {
+    await stat(searchPath);
+  } catch (error) {
+    const code = errnoCode(error);
+    throw new ToolError(code === "ENOENT" || code === "ENOTDIR" ? ErrorCode.FILE_NOT_FOUND : ErrorCode.PERMISSION_DENIED, `unable to access \`${searchPath}\`: ${rustIoErrorText(error)}`, {
+      filePath: searchPath,
+      details: { path: searchPath, ...(code === undefined ? {} : { errno: code }) },
+    });
+  }
+  const include = input.include === undefined || input.include === null ? undefined : trimRust(input.include) || undefined;
+
+  const outcome = await runRipgrep(ripgrepArgs(pattern, include, searchPath), ctx.cwd, ctx.signal);
+  switch (outcome.kind) {
+    case "timeout":
+      throw new ToolError(ErrorCode.TIMEOUT, "rg timed out after 30 seconds", { suggestion: "Narrow the search with `path` or `include`." });
+    case "cancelled":
+      throw new ToolError(ErrorCode.CANCELLED, "rg was cancelled");
+    case "spawn_error":
+      throw new ToolError(ErrorCode.EXECUTION_FAILED, `failed to launch rg: ${outcome.error.message}. Ensure ripgrep is installed and on PATH.`, {
+        cause: outcome.error,
+      });
+    case "exit":
+      break;
+  }
+  if (outcome.code !== 0 && outcome.code !== 1) {
+    throw new ToolError(ErrorCode.EXECUTION_FAILED, `rg failed: ${decodeLossy(outcome.stderr)}`, { details: { exit_code: outcome.code } });
+  }
+  const files = outcome.code === 0 ? parseResults(outcome.stdout, limit) : [];
+  if (files.length === 0) return { output: { type: "CodexGrepFiles", NoMatches: "No matches found." }, promptText: "No matches found." };
+  const content = files.join("\n");
+  return { output: { type: "CodexGrepFiles", Matches: { content, file_count: files.length } }, promptText: content };
+}

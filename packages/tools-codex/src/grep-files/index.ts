@@ -1,0 +1,2 @@
+/** Codex:grep_files. */
+export { grepFiles } from "./grep-files.js";

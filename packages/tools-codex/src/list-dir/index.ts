@@ -1,0 +1,2 @@
+/** Codex:list_dir. */
+export { listDir } from "./list-dir.js";

@@ -1,0 +1,2 @@
+/** Codex:read_file. */
+export { readFile } from "./read-file.js";

@@ -1,0 +1,43 @@
+/**
+ * `GrokBuild:get_task_output`: status and output of background tasks, polling or waiting
+ * (capped), one id or several (spec §4.7).
+ */
+import { CURRENT_VERSION, LEGACY_0_4_10, defineTool } from "@grok-tools/runtime";
+import { lenientInteger, lenientStringList, normalizeKey } from "../shell/index.js";
+import { taskOutputDescription } from "./description.js";
+import { taskOutputRequirement } from "./requirements.js";
+import { TaskOutputInput, TaskOutputOutput } from "./schema.js";
+import { getTaskOutput } from "./task-output-core.js";
+
+/** Accepts the singular `task_id` alias and bare ids (spec §4.0). */
+export function normalizeTaskOutputInput(raw: Record<string, unknown>): Record<string, unknown> {
+  const input = { ...raw };
+  if (!Object.hasOwn(input, "task_ids") && Object.hasOwn(input, "task_id")) input.task_ids = input.task_id;
+  delete input.task_id;
+  normalizeKey(input, "task_ids", lenientStringList);
+  normalizeKey(input, "timeout_ms", lenientInteger);
+  return input;
+}
+
+/** Output fields advertised by the task-output tools. */
+export const TASK_OUTPUT_FIELDS = {
+  Result: { description: "One task's status and output.", potentiallyLarge: true },
+  MultiResult: { description: "Several tasks' status and output.", potentiallyLarge: true },
+};
+
+/** `GrokBuild:get_task_output`. */
+export const getTaskOutputTool = defineTool({
+  id: "get_task_output",
+  kind: "background_task_action",
+  readOnly: true,
+  description: ({ toolset }) => taskOutputDescription(toolset),
+  shortDescription: "Get output and status of background tasks.",
+  input: TaskOutputInput,
+  output: TaskOutputOutput,
+  outputFields: TASK_OUTPUT_FIELDS,
+  contractVersions: [CURRENT_VERSION, LEGACY_0_4_10],
+  capabilities: { supportsCancellation: true },
+  requires: ({ toolset }) => taskOutputRequirement(toolset),
+  normalizeInput: normalizeTaskOutputInput,
+  execute: (input, ctx) => getTaskOutput(input, ctx),
+});

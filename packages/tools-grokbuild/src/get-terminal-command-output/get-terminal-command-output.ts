@@ -1,0 +1,25 @@
+/**
+ * `GrokBuild:get_terminal_command_output`: get_task_output for terminal commands only.
+ */
+import { defineTool } from "@grok-tools/runtime";
+import { TASK_OUTPUT_FIELDS, normalizeTaskOutputInput } from "../get-task-output/get-task-output.js";
+import { genericRequirement } from "../get-task-output/requirements.js";
+import { TaskOutputInput, TaskOutputOutput } from "../get-task-output/schema.js";
+import { getTaskOutput } from "../get-task-output/task-output-core.js";
+import { GET_TERMINAL_COMMAND_OUTPUT_DESCRIPTION } from "./description.js";
+
+/** `GrokBuild:get_terminal_command_output`. */
+export const getTerminalCommandOutputTool = defineTool({
+  id: "get_terminal_command_output",
+  kind: "background_task_action",
+  readOnly: true,
+  description: GET_TERMINAL_COMMAND_OUTPUT_DESCRIPTION,
+  shortDescription: "Get output and status of background terminal commands.",
+  input: TaskOutputInput,
+  output: TaskOutputOutput,
+  outputFields: TASK_OUTPUT_FIELDS,
+  capabilities: { supportsCancellation: true },
+  requires: ({ toolset }) => genericRequirement(toolset, false),
+  normalizeInput: normalizeTaskOutputInput,
+  execute: (input, ctx) => getTaskOutput(input, ctx),
+});

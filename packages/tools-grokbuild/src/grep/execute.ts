@@ -1,0 +1,132 @@
+/**
+ * `grep` execution: resolve and confine the search path, build the ripgrep command (the pattern
+ * always after `-e`, so it can never be read as a flag), run it within the budgets and map the
+ * outcome to a result or a D1 error.
+ */
+import { realpath, stat } from "node:fs/promises";
+import { ErrorCode, ToolError, assertInsideRoots, errnoCode, resolveModelPath, type ToolContext } from "@grok-tools/runtime";
+import { DEFAULT_MAX_CHARS_PER_LINE, DEFAULT_MAX_OUTPUT_BYTES, finalizeGrep, type GrepFormatConfig } from "./format.js";
+import { GREP_TIMEOUT_MS, GREP_TIMEOUT_WSL_MS, isWsl, runRipgrep } from "./ripgrep.js";
+import { OUTPUT_MODES, type GrepInput, type GrepOutput, type GrepParams, type OutputMode } from "./schema.js";
+
+/** Default head limit in content mode. */
+export const CONTENT_LINE_DEFAULT = 200;
+/** Ceiling of an explicit head limit in content mode. */
+export const CONTENT_LINE_LIMIT = 2_000;
+/** Default head limit in files and count modes. */
+export const FILE_COUNT_DEFAULT = 500;
+/** Ceiling of an explicit head limit in files and count modes. */
+export const FILE_COUNT_LIMIT = 10_000;
+
+/** The effective line/entry budget: `head_limit` (or the mode's default) clamped to the mode's cap. */
+export function effectiveHeadLimit(headLimit: number | undefined, mode: OutputMode): number {
+  const [fallback, cap] = mode === "content" ? [CONTENT_LINE_DEFAULT, CONTENT_LINE_LIMIT] : [FILE_COUNT_DEFAULT, FILE_COUNT_LIMIT];
+  return Math.min(headLimit ?? fallback, cap);
+}
+
+function outputModeOf(input: GrepInput): OutputMode {
+  const raw = (input as Record<string, unknown>).output_mode;
+  if (raw === undefined || raw === null) return "content";
+  if (typeof raw === "string" && (OUTPUT_MODES as readonly string[]).includes(raw)) return raw as OutputMode;
+  throw ToolError.invalidInput(`unknown variant \`${String(raw)}\`, expected one of \`content\`, \`files_with_matches\`, \`count\``, {
+    details: { field: "output_mode" },
+  });
+}
+
+function nonNegative(value: number | undefined, name: string): number | undefined {
+  if (value === undefined || value >= 0) return value;
+  throw ToolError.invalidInput(`invalid value: integer \`${value}\`, expected usize`, { details: { field: name } });
+}
+
+/** The ripgrep arguments of a call (spec §4.5 order). */
+export function ripgrepArgs(input: GrepInput, mode: OutputMode, searchPath: string): string[] {
+  const args = ["--heading", "--with-filename", "--line-number", "--color=never", "--max-columns", "1000", "--max-columns-preview"];
+  if (input["-i"] === true) args.push("--ignore-case");
+  if (input.glob) args.push("--glob", input.glob);
+  if (input.type) args.push("--type", input.type);
+  if (input.multiline === true) args.push("-U", "--multiline-dotall");
+  const context = input["-C"];
+  const before = input["-B"];
+  const after = input["-A"];
+  if (context !== undefined && context > 0) args.push("-C", String(context));
+  if (before !== undefined && before > 0) args.push("-B", String(before));
+  if (after !== undefined && after > 0) args.push("-A", String(after));
+  if (mode === "files_with_matches") args.push("-l");
+  else if (mode === "count") args.push("-c");
+  args.push("-e", input.pattern, searchPath, "--max-filesize", "5M");
+  return args;
+}
+
+/** The not-found display path: the cwd-relative part joined back onto the cwd (`.` parts dropped). */
+function notFoundDisplay(cwd: string, workdir: string): string {
+  const parts = workdir.split("/").filter((part, i) => i === 0 || (part !== "" && part !== "."));
+  return parts.join("/") || cwd;
+}
+
+function toOutput(run: ReturnType<typeof finalizeGrep>): GrepOutput {
+  return {
+    type: "GrepSearch",
+    stdout: run.stdout,
+    stderr: run.stderr,
+    exit_code: run.exitCode,
+    match_count: run.matchCount,
+    file_matches: run.fileMatches,
+  };
+}
+
+/** Runs `grep`. */
+export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>): Promise<{ output: GrepOutput; promptText: string; truncated?: boolean }> {
+  const mode = outputModeOf(input);
+  for (const key of ["-A", "-B", "-C", "head_limit"] as const) nonNegative(input[key], key);
+  const cwdDisplay = ctx.cwd;
+  const workdir = resolveModelPath(ctx.cwd, input.path ?? "");
+  if (input.path !== undefined && input.path !== null) {
+    const missing = await stat(workdir).then(
+      () => false,
+      (error: unknown) => errnoCode(error) === "ENOENT",
+    );
+    if (missing) {
+      const message = `Error: ${notFoundDisplay(ctx.cwd, workdir)} does not exist.`;
+      throw new ToolError(ErrorCode.FILE_NOT_FOUND, message, {
+        filePath: input.path,
+        suggestion: "Check the path, or search from the workspace root.",
+        details: { type: "GrepSearch", stdout: message, stderr: "", exit_code: 2, match_count: 0, file_matches: [] },
+      });
+    }
+  }
+  const real = await realpath(workdir).catch(() => workdir);
+  await assertInsideRoots(ctx.session, real, input.path ?? workdir);
+  const config: GrepFormatConfig = {
+    outputMode: mode,
+    effectiveHeadLimit: effectiveHeadLimit(input.head_limit, mode),
+    maxCharsPerLine: ctx.params.max_chars_per_line ?? DEFAULT_MAX_CHARS_PER_LINE,
+    maxOutputBytes: ctx.params.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    cwdDisplay,
+  };
+  const timeoutMs = isWsl() ? GREP_TIMEOUT_WSL_MS : GREP_TIMEOUT_MS;
+  const run = await runRipgrep(ripgrepArgs(input, mode, workdir), config.effectiveHeadLimit + 1, timeoutMs, ctx.signal);
+  if (run.kind === "cancelled") throw new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled");
+  if (run.kind === "timeout") {
+    const seconds = timeoutMs / 1000;
+    throw new ToolError(
+      ErrorCode.TIMEOUT,
+      `Ripgrep search timed out after ${seconds} seconds. The search may have matched files but did not complete in time. Try searching a more specific path or pattern.`,
+      { suggestion: "Search a more specific path or pattern." },
+    );
+  }
+  if (run.kind === "spawn_error") {
+    throw new ToolError(ErrorCode.EXECUTION_FAILED, `Error calling tool: ${run.message}`, {
+      suggestion: "Check that ripgrep is installed, or set RG_BIN_PATH to its path.",
+    });
+  }
+  const result = finalizeGrep(run.stdout.toString("utf8"), run.stdoutTruncated, run.stderr.toString("utf8"), run.exitCode, config);
+  const output = toOutput(result);
+  if (result.exitCode > 1 || result.exitCode < 0) {
+    const badInput = /regex parse error|error parsing glob|unrecognized file type|unrecognized flag/i.test(result.stderr);
+    throw new ToolError(badInput ? ErrorCode.INVALID_INPUT : ErrorCode.EXECUTION_FAILED, result.stdout, {
+      suggestion: badInput ? "Fix the pattern, glob or type and search again." : "Retry, or search a narrower path.",
+      details: output,
+    });
+  }
+  return { output, promptText: result.stdout, truncated: result.truncated };
+}

@@ -1,0 +1,2 @@
+/** `GrokBuild:grep`. */
+export { grep } from "./grep.js";

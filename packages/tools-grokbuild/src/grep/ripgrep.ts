@@ -1,0 +1,175 @@
+/**
+ * Runs ripgrep with a line and byte budget: reads stdout until EOF, 5 MB, or one line past the head
+ * limit (so an exact fit is not reported as truncated), then kills rg. Also enforces the wall-clock
+ * timeout and cancellation. Knows nothing of the tool's formatting.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { rgPath } from "@vscode/ripgrep";
+
+/** Hard cap on bytes read from ripgrep's stdout. */
+export const MAX_STDOUT_BYTES = 5_000_000;
+/** Cap on bytes read from ripgrep's stderr. */
+const MAX_STDERR_BYTES = 1_000_000;
+/** How long to wait for one more byte after the budget is full, to tell an exact fit from overflow. */
+const EXACT_FIT_PROBE_TIMEOUT_MS = 100;
+/** Wall-clock timeout of a search. */
+export const GREP_TIMEOUT_MS = 20_000;
+/** Wall-clock timeout under WSL, whose file system is several times slower. */
+export const GREP_TIMEOUT_WSL_MS = 60_000;
+
+/** The ripgrep binary: `RG_BIN_PATH` when set, else the one bundled with `@vscode/ripgrep`. */
+export function ripgrepPath(): string {
+  const override = process.env.RG_BIN_PATH;
+  return override !== undefined && override !== "" ? override : rgPath;
+}
+
+let wslCache: boolean | undefined;
+/** Whether this process runs under WSL. */
+export function isWsl(): boolean {
+  if (wslCache === undefined) {
+    try {
+      wslCache = /microsoft/i.test(readFileSync("/proc/version", "utf8"));
+    } catch {
+      wslCache = false;
+    }
+  }
+  return wslCache;
+}
+
+/** The outcome of one ripgrep run. */
+export type RipgrepRun =
+  | { kind: "done"; stdout: Buffer; stdoutTruncated: boolean; stderr: Buffer; exitCode: number }
+  | { kind: "timeout" }
+  | { kind: "cancelled" }
+  | { kind: "spawn_error"; message: string };
+
+/** Largest prefix length of `bytes` that does not end inside a UTF-8 sequence. */
+function utf8BoundaryLength(bytes: Buffer): number {
+  let end = bytes.length;
+  let back = 0;
+  while (back < 4 && end - back - 1 >= 0 && (bytes[end - back - 1]! & 0xc0) === 0x80) back++;
+  const lead = bytes[end - back - 1];
+  if (lead === undefined || lead < 0xc0) return end;
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+  return back + 1 >= need ? end : end - back - 1;
+}
+
+/** Runs `rg args` and reads at most `maxLines` complete lines of stdout. */
+export function runRipgrep(args: readonly string[], maxLines: number, timeoutMs: number, signal: AbortSignal): Promise<RipgrepRun> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const child = spawn(ripgrepPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
+    const stdoutChunks: Buffer[] = [];
+    let stdoutBytes = 0;
+    let lines = 0;
+    let stdoutTruncated = false;
+    let capHit = false;
+    let probeTimer: NodeJS.Timeout | undefined;
+    const stderrChunks: Buffer[] = [];
+    let stderrBytes = 0;
+    let stdoutEnded = false;
+    let stderrEnded = false;
+    let exitCode: number | null | undefined;
+
+    const finish = (run: RipgrepRun): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (probeTimer) clearTimeout(probeTimer);
+      signal.removeEventListener("abort", onAbort);
+      resolve(run);
+    };
+    const kill = (): void => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    };
+    const maybeDone = (): void => {
+      if (!stdoutEnded || !stderrEnded || exitCode === undefined) return;
+      finish({
+        kind: "done",
+        stdout: Buffer.concat(stdoutChunks),
+        stdoutTruncated,
+        stderr: Buffer.concat(stderrChunks),
+        // Stopping at the budget kills rg; that run counts as a success.
+        exitCode: stdoutTruncated ? 0 : (exitCode ?? -1),
+      });
+    };
+    const stopAtBudget = (): void => {
+      stdoutTruncated = true;
+      kill();
+      child.stdout.destroy();
+      stdoutEnded = true;
+      maybeDone();
+    };
+    const onAbort = (): void => {
+      kill();
+      finish({ kind: "cancelled" });
+    };
+    const timer = setTimeout(() => {
+      kill();
+      finish({ kind: "timeout" });
+    }, timeoutMs);
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    signal.addEventListener("abort", onAbort, { once: true });
+
+    child.on("error", (error) => {
+      finish({ kind: "spawn_error", message: error.message });
+    });
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (capHit) {
+        // Data after a full budget: the result overflows.
+        if (chunk.length > 0) stopAtBudget();
+        return;
+      }
+      const room = MAX_STDOUT_BYTES - stdoutBytes;
+      const limited = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      let accepted = limited.length;
+      let hitLines = false;
+      for (let i = 0; i < limited.length; i++) {
+        if (limited[i] === 0x0a && ++lines >= maxLines) {
+          accepted = i + 1;
+          hitLines = true;
+          break;
+        }
+      }
+      const hitBytes = !hitLines && limited.length < chunk.length;
+      if (hitBytes) accepted = utf8BoundaryLength(limited.subarray(0, accepted));
+      if (accepted > 0) {
+        stdoutChunks.push(chunk.subarray(0, accepted));
+        stdoutBytes += accepted;
+      }
+      if (!hitLines && !hitBytes) return;
+      if (accepted < chunk.length) {
+        stopAtBudget();
+        return;
+      }
+      // The budget is exactly full: a short probe tells an exact fit (EOF) from overflow.
+      capHit = true;
+      probeTimer = setTimeout(stopAtBudget, EXACT_FIT_PROBE_TIMEOUT_MS);
+    });
+    child.stdout.on("end", () => {
+      if (probeTimer) clearTimeout(probeTimer);
+      stdoutEnded = true;
+      maybeDone();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (stderrBytes >= MAX_STDERR_BYTES) return;
+      const part = chunk.subarray(0, MAX_STDERR_BYTES - stderrBytes);
+      stderrChunks.push(part);
+      stderrBytes += part.length;
+    });
+    child.stderr.on("end", () => {
+      stderrEnded = true;
+      maybeDone();
+    });
+    child.on("close", (code) => {
+      exitCode = code;
+      stdoutEnded = true;
+      stderrEnded = true;
+      maybeDone();
+    });
+  });
+}

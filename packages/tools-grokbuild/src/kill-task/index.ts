@@ -1,0 +1,4 @@
+/**
+ * `GrokBuild:kill_task`.
+ */
+export { killTaskTool } from "./kill-task.js";

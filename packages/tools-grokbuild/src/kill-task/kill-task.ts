@@ -1,0 +1,21 @@
+/**
+ * `GrokBuild:kill_task`: terminates a background task and its whole process tree.
+ */
+import { CURRENT_VERSION, LEGACY_0_4_10, defineTool } from "@grok-tools/runtime";
+import { genericRequirement } from "../get-task-output/requirements.js";
+import { killTaskDescription } from "./description.js";
+import { killTask } from "./kill-core.js";
+import { KillTaskInput, KillTaskOutput } from "./schema.js";
+
+/** `GrokBuild:kill_task`. */
+export const killTaskTool = defineTool({
+  id: "kill_task",
+  kind: "kill_task_action",
+  description: ({ toolset }) => killTaskDescription(toolset),
+  shortDescription: "Terminate a background task.",
+  input: KillTaskInput,
+  output: KillTaskOutput,
+  contractVersions: [CURRENT_VERSION, LEGACY_0_4_10],
+  requires: ({ toolset }) => genericRequirement(toolset, true),
+  execute: (input, ctx) => killTask(input, ctx),
+});

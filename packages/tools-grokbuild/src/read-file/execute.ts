@@ -1,0 +1,210 @@
+/**
+ * The read_file logic shared by GrokBuild:read_file and its concise twin (spec §4.2, §13 items 2
+ * and 11): resolve, confine, read safely, classify (image, PDF, binary, text), window, cap, track.
+ * Failures are ToolErrors whose message is the reference's text (decision D1).
+ */
+import path from "node:path";
+import { realpath } from "node:fs/promises";
+import {
+  DEFAULT_MAX_READ_BYTES,
+  ErrorCode,
+  ToolError,
+  errnoCode,
+  estimateTokens,
+  readFileConfined,
+  readTracker,
+  resolveModelPath,
+  type ReadResult,
+  type ToolContext,
+} from "@grok-tools/runtime";
+import { appendReminder, cursorRuleReminderForRead } from "./cursor-rules.js";
+import { imageMimeType, isBinary, isPdf } from "./file-kind.js";
+import { formatFileContent, formatImageContent } from "./format.js";
+import { GITIGNORE_POLICY, isGitignored } from "./gitignore.js";
+import { renderIoError } from "./io-error.js";
+import { displayJoin, isSkillMarkdown, resolveUnicodeFileName } from "./paths.js";
+import type { FileContent, ImageContent, ReadFileFailure, ReadFileInput, ReadFileParams, ReadFileSuccess } from "./schema.js";
+import { LEGACY_ALLOWS_GITIGNORED_READS, renderLegacyReadError } from "./versions/legacy-0-4-10.js";
+import { extractFileContentLines } from "./window.js";
+
+/** Token cap of one read (bytes / 4 of the formatted content). */
+export const MAX_NUM_TOKENS = 25_000;
+/** Largest base64 payload of an embedded image (the reference's conversation cap). */
+export const MAX_IMAGE_PAYLOAD_BYTES = 768 * 1024;
+
+/** A successful read: the output and its prompt text. */
+export interface ReadFileRun {
+  output: ReadFileSuccess;
+  promptText: string;
+}
+
+/** A failure variant of the reference, as a ToolError with the variant as details. */
+function fail(variant: ReadFileFailure, code: ErrorCode, message: string, options: { suggestion?: string; filePath?: string } = {}): ToolError {
+  return new ToolError(code, message, { ...options, details: { type: "ReadFile", [variant]: message } });
+}
+
+/** Rust's `str::lines().count()`: `\n`-separated lines, a final empty one not counted. */
+function rustLineCount(text: string): number {
+  if (text === "") return 0;
+  const pieces = text.split("\n").length;
+  return text.endsWith("\n") ? pieces - 1 : pieces;
+}
+
+/** Reads a file for read_file; `legacy` selects the 0.4.10 behaviour. */
+export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFileParams>, legacy: boolean): Promise<ReadFileRun> {
+  if (input.limit !== undefined && input.limit < 0) {
+    throw ToolError.invalidInput(`invalid value: integer \`${input.limit}\`, expected usize`, { suggestion: `Give ${ctx.names.ownParam("limit")} as a non-negative number of lines.` });
+  }
+  const session = ctx.session;
+  const joined = resolveModelPath(ctx.cwd, input.target_file);
+  const display = displayJoin(ctx.cwd, input.target_file);
+  const skill = isSkillMarkdown(joined);
+  let target = joined;
+  let canonical = await realpath(joined).catch(async (error: unknown) => {
+    if (errnoCode(error) !== "ENOENT") return joined;
+    const match = await resolveUnicodeFileName(joined);
+    if (match !== undefined) target = match;
+    return match ?? joined;
+  });
+
+  if (!(legacy && LEGACY_ALLOWS_GITIGNORED_READS)) {
+    const policy = session.service(GITIGNORE_POLICY);
+    if (policy.respectGitignore === true && policy.filterEnabled && (await isGitignored(session.workspace, canonical))) {
+      throw fail("FileReadError", ErrorCode.PERMISSION_DENIED, `Error: ${display} is ignored by .gitignore and cannot be read.`, {
+        suggestion: "The file is excluded by .gitignore; read a tracked file instead.",
+        filePath: display,
+      });
+    }
+  }
+
+  let read: ReadResult;
+  try {
+    read = await readFileConfined(session, target, { displayPath: display, maxBytes: DEFAULT_MAX_READ_BYTES });
+  } catch (error) {
+    if (ToolError.is(error)) throw error;
+    throw mapReadError(error, { legacy, display, canonical, ctx });
+  }
+  canonical = read.realPath;
+  if (read.truncated) {
+    throw ToolError.invalidInput(`File is too large to read: ${canonical} (${read.stat.size} bytes; this server reads at most ${DEFAULT_MAX_READ_BYTES} bytes).`, {
+      suggestion: `Use the '${ctx.names.tool("search") ?? "grep"}' tool to search it, or a shell command to extract the part you need.`,
+      filePath: canonical,
+    });
+  }
+  const bytes = read.bytes;
+  const tracker = readTracker(session);
+
+  const mime = imageMimeType(bytes);
+  if (mime !== undefined) {
+    const data = bytes.toString("base64");
+    if (data.length > MAX_IMAGE_PAYLOAD_BYTES) {
+      throw fail("ImageSizeError", ErrorCode.INVALID_INPUT, `Could not embed image in conversation: compressed image still exceeds the ${MAX_IMAGE_PAYLOAD_BYTES}-byte conversation payload cap`, {
+        suggestion: "Resize or compress the image (for example with a shell command), then read the smaller copy.",
+        filePath: canonical,
+      });
+    }
+    const image: ImageContent = { data, mime_type: mime };
+    tracker.recordRead(canonical, bytes, read.stat);
+    return { output: { type: "ReadFile", ImageContent: image }, promptText: formatImageContent(image) };
+  }
+
+  const extension = path.extname(canonical).slice(1).toLowerCase();
+  if (isPdf(bytes, extension)) {
+    throw new ToolError(ErrorCode.NOT_IMPLEMENTED, `Reading PDF files is not supported by this server: ${canonical}`, {
+      suggestion: "Extract the text with a shell command (for example `pdftotext`), then read the result.",
+      filePath: canonical,
+    });
+  }
+  if (extension === "pptx") {
+    throw new ToolError(ErrorCode.NOT_IMPLEMENTED, `Reading PowerPoint files is not supported by this server: ${canonical}`, {
+      suggestion: "Extract the text with a shell command, then read the result.",
+      filePath: canonical,
+    });
+  }
+  if (isBinary(extension, bytes)) {
+    throw fail("FileReadError", ErrorCode.INVALID_INPUT, `Cannot read binary file: ${canonical}`, {
+      suggestion: "Only text files, images and PDFs can be read; inspect binary files with a shell command.",
+      filePath: canonical,
+    });
+  }
+
+  const text = bytes.toString("utf8");
+  const storedOffset = input.offset !== undefined && input.offset >= 0 ? input.offset : null;
+  if (text === "") {
+    const empty: FileContent = { content: "", absolute_path: canonical, offset: storedOffset, ...(input.limit === undefined ? {} : { limit: input.limit }), raw_output: "", total_lines: 0 };
+    tracker.recordRead(canonical, bytes, read.stat);
+    return { output: { type: "ReadFile", FileContent: empty }, promptText: formatFileContent(empty) };
+  }
+
+  let totalLines = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) totalLines++;
+  const maxLines = session.truncation.maxLinesRead;
+  const effectiveOffset = skill ? undefined : input.offset;
+  const effectiveLimit = skill ? undefined : Math.min(input.limit ?? Number.MAX_SAFE_INTEGER, maxLines);
+  const extracted = extractFileContentLines(text, effectiveOffset, effectiveLimit, totalLines);
+  const tokens = estimateTokens(extracted.content);
+  if (!skill && tokens > MAX_NUM_TOKENS) throw tooLarge(ctx, input, tokens, rustLineCount(extracted.rawOutput) <= 1);
+
+  let content = extracted.content;
+  if (ctx.params.cursor_rules_on_read) {
+    const reminder = await cursorRuleReminderForRead(session.resources, ctx.cwd, canonical);
+    if (reminder !== undefined) content = appendReminder(content, reminder);
+  }
+  const file: FileContent = {
+    content,
+    content_concise: content,
+    absolute_path: canonical,
+    offset: skill ? null : storedOffset,
+    ...(skill || input.limit === undefined ? {} : { limit: input.limit }),
+    raw_output: extracted.rawOutput,
+    total_lines: totalLines,
+    ...(extracted.extractedImages.length === 0 ? {} : { extracted_images: extracted.extractedImages }),
+  };
+  tracker.recordRead(canonical, bytes, read.stat);
+  return { output: { type: "ReadFile", FileContent: file }, promptText: formatFileContent(file) };
+}
+
+/** The FileTooLarge failure with the calling tool's own parameter names (spec §13 item 17). */
+function tooLarge(ctx: ToolContext<ReadFileParams>, input: ReadFileInput, tokens: number, singleLine: boolean): ToolError {
+  const grepName = ctx.names.tool("search") ?? "";
+  const executeName = ctx.names.tool("execute") ?? "";
+  const offsetParam = ctx.names.ownParam("offset");
+  const limitParam = ctx.names.ownParam("limit");
+  const hint =
+    singleLine && executeName !== ""
+      ? `\nNote: the requested read is a single very long line, so line-based ${offsetParam}/${limitParam} cannot narrow it further. Use the '${executeName}' tool to extract the parts you need (e.g. \`jq\`, \`python3\`, or \`cut -c\`).`
+      : "";
+  const message =
+    input.offset !== undefined || input.limit !== undefined
+      ? `The requested line range (${offsetParam}=${input.offset ?? 1}, ${limitParam}=${input.limit ?? "to end"}) contains ${tokens} tokens, which exceeds the maximum allowed tokens (${MAX_NUM_TOKENS} tokens).\nTry a smaller \`${limitParam}\`, a different starting \`${offsetParam}\`, or use the '${grepName}' tool to search for specific content.${hint}`
+      : `File content (${tokens} tokens) exceeds maximum allowed tokens (${MAX_NUM_TOKENS} tokens).\nPlease use ${offsetParam} and ${limitParam} parameters to read a shorter range, or use the '${grepName}' to search for specific content.${hint}`;
+  return fail("FileTooLarge", ErrorCode.INVALID_INPUT, message, {
+    suggestion: `Read a smaller window with ${offsetParam} and ${limitParam}.`,
+  });
+}
+
+/** Maps an errno failure of the read to the reference's variant and text. */
+export function mapReadError(error: unknown, at: { legacy: boolean; display: string; canonical: string; ctx: ToolContext<ReadFileParams> }): ToolError {
+  const code = errnoCode(error);
+  const errorCode =
+    code === "ENOENT" ? ErrorCode.FILE_NOT_FOUND : code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : code === "EISDIR" ? ErrorCode.INVALID_INPUT : ErrorCode.EXECUTION_FAILED;
+  const listTool = at.ctx.names.tool("list_dir") ?? at.ctx.names.tool("list");
+  if (at.legacy) return fail("FileReadError", errorCode, renderLegacyReadError(at.canonical), { filePath: at.canonical });
+  switch (code) {
+    case "ENOENT":
+      return fail("FileNotFound", errorCode, `Error: ${at.display} does not exist.`, {
+        suggestion: listTool === undefined ? "Check the path for typos; relative paths are resolved against the working directory." : `Check the path, or use the '${listTool}' tool to see which files exist.`,
+        filePath: at.display,
+      });
+    case "EISDIR":
+      return fail("IsADirectory", errorCode, `Error: ${at.display} is a directory, not a file.`, {
+        suggestion: listTool === undefined ? "Give the path of a file inside that directory." : `Use the '${listTool}' tool to list the directory, then read one of its files.`,
+        filePath: at.display,
+      });
+    case "EACCES":
+    case "EPERM":
+      return fail("PermissionDenied", errorCode, `Permission denied: ${at.display}`, { suggestion: "The server's user may not read this file.", filePath: at.display });
+    default:
+      return fail("FileReadError", errorCode, `Failed to read file: ${at.display}, ${renderIoError(error)}`, { filePath: at.display });
+  }
+}

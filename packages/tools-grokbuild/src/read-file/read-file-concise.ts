@@ -1,0 +1,35 @@
+/**
+ * `GrokBuildConcise:read_file` (spec §2.2, reference `grok_build_concise/read_file.rs`): the same read
+ * as GrokBuild's, not version-managed (always current), with `content_concise` moved into `content`.
+ */
+import { defineTool } from "@grok-tools/runtime";
+import { READ_FILE_CONCISE_DESCRIPTION } from "./description-concise.js";
+import { runReadFile } from "./execute.js";
+import { READ_FILE_OUTPUT_FIELDS, READ_FILE_PARAMS_ID, normalizeReadFileInput } from "./read-file.js";
+import { READ_FILE_PARAMS_DEFAULTS, ReadFileInput, ReadFileOutput, ReadFileParams, type ReadFileSuccess } from "./schema.js";
+
+/** The concise `read_file` tool definition. */
+export const readFileConcise = defineTool({
+  id: "read_file",
+  kind: "read",
+  description: READ_FILE_CONCISE_DESCRIPTION,
+  shortDescription: "Read a file (text window, image or PDF)",
+  input: ReadFileInput,
+  output: ReadFileOutput,
+  outputFields: READ_FILE_OUTPUT_FIELDS,
+  params: { resourceId: READ_FILE_PARAMS_ID, schema: ReadFileParams, defaults: READ_FILE_PARAMS_DEFAULTS },
+  normalizeInput: normalizeReadFileInput,
+  async execute(input, ctx) {
+    const run = await runReadFile(input, ctx, false);
+    const output: ReadFileSuccess =
+      "FileContent" in run.output
+        ? { type: "ReadFile", FileContent: withoutConcise(run.output.FileContent) }
+        : run.output;
+    return { output, promptText: run.promptText };
+  },
+});
+
+function withoutConcise<T extends { content: string; content_concise?: string }>(file: T): T {
+  const { content_concise: concise, ...rest } = file;
+  return { ...rest, content: concise ?? file.content } as T;
+}

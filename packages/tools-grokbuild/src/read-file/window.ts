@@ -1,0 +1,88 @@
+/**
+ * The line window of a read (spec §4.2 "Window" and "Formatting"): start line from the offset
+ * (negative counts from the end), `N→` anchors on the first line and every tenth, the raw slice.
+ */
+import { tryExtractBase64Images } from "./inline-images.js";
+import type { ExtractedImage } from "./schema.js";
+
+/** The formatted window. */
+export interface ExtractedContent {
+  content: string;
+  rawOutput: string;
+  extractedImages: ExtractedImage[];
+}
+
+/** 1-based start line: absent/0 → 1; positive as given; negative counts `split('\n')` fields from the end. */
+export function resolveReadStartLine(fileContent: string, offset: number | undefined): number {
+  const raw = offset ?? 1;
+  if (raw === 0) return 1;
+  if (raw > 0) return raw;
+  let fields = fileContent.split("\n").length;
+  if (fileContent !== "" && !fileContent.endsWith("\n")) fields += 1;
+  return Math.max(fields + raw + 1, 1);
+}
+
+/** A line without its `\n`, and without a `\r` only when that `\r` came right before the `\n`. */
+function stripLineEnd(line: string): string {
+  if (!line.endsWith("\n")) return line;
+  const body = line.slice(0, -1);
+  return body.endsWith("\r") ? body.slice(0, -1) : line.slice(0, -1);
+}
+
+/** Formats the window `offset`/`limit` of `fileContent` (which has `totalLines` lines). */
+export function extractFileContentLines(fileContent: string, offset: number | undefined, limit: number | undefined, totalLines: number): ExtractedContent {
+  const parts: string[] = [];
+  let firstLine: number | undefined;
+  let start = 0;
+  let end = 0;
+  const images: ExtractedImage[] = [];
+  const skip = resolveReadStartLine(fileContent, offset) - 1;
+  const take = limit ?? Number.MAX_SAFE_INTEGER;
+  const hasTrailingEmpty = fileContent !== "" && fileContent.endsWith("\n");
+  if (fileContent === "" && totalLines > 0 && skip === 0 && take > 0) {
+    parts.push("1→");
+    firstLine = 1;
+  }
+  // split_inclusive('\n'): every piece keeps its newline; no empty piece after a trailing one.
+  let index = 0;
+  let pos = 0;
+  while (pos < fileContent.length) {
+    const newline = fileContent.indexOf("\n", pos);
+    const pieceEnd = newline === -1 ? fileContent.length : newline + 1;
+    if (index >= skip && index - skip < take) {
+      const first = firstLine === undefined;
+      if (first) {
+        start = pos;
+        firstLine = index + 1;
+      }
+      end = pieceEnd;
+      let line = stripLineEnd(fileContent.slice(pos, pieceEnd));
+      const extracted = tryExtractBase64Images(line);
+      if (extracted) {
+        images.push(...extracted.images);
+        line = extracted.text;
+      }
+      const lineNumber = index + 1;
+      parts.push(first || lineNumber % 10 === 0 ? `${lineNumber}→${line}` : line);
+    } else if (index - skip >= take) break;
+    index++;
+    pos = pieceEnd;
+  }
+  const splitCount = countPieces(fileContent);
+  if (hasTrailingEmpty && splitCount >= skip && splitCount < skip + take) {
+    const lineNumber = splitCount + 1;
+    const first = firstLine === undefined;
+    if (first) firstLine = lineNumber;
+    parts.push(first || lineNumber % 10 === 0 ? `${lineNumber}→` : "");
+  }
+  let rawOutput = firstLine === undefined || fileContent === "" ? "" : fileContent.slice(start, end);
+  if (rawOutput.endsWith("\r\n")) rawOutput = `${rawOutput.slice(0, -2)}\n`;
+  return { content: parts.join("\n"), rawOutput, extractedImages: images };
+}
+
+function countPieces(text: string): number {
+  if (text === "") return 0;
+  let count = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
+  return text.endsWith("\n") ? count : count + 1;
+}

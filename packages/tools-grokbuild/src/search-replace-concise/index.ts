@@ -1,0 +1,2 @@
+/** `GrokBuildConcise:search_replace`. */
+export { searchReplaceConcise } from "./search-replace-concise.js";

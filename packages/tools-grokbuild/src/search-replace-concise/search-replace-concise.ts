@@ -1,0 +1,24 @@
+/**
+ * `GrokBuildConcise:search_replace`: the same edit with the concise description and texts. It never
+ * requires a prior read (the reference's concise twin skips the read guard); content changed since a
+ * recorded read is still refused.
+ */
+import { defineTool } from "@grok-tools/runtime";
+import { executeSearchReplace } from "../search-replace/execute.js";
+import { SEARCH_REPLACE_OUTPUT_FIELDS, normalizeSearchReplaceInput } from "../search-replace/search-replace.js";
+import { SEARCH_REPLACE_PARAM_DEFAULTS, SearchReplaceInput, SearchReplaceOutput, SearchReplaceParams } from "../search-replace/schema.js";
+import { SEARCH_REPLACE_CONCISE_DESCRIPTION } from "./description.js";
+
+/** The concise `search_replace` tool definition. */
+export const searchReplaceConcise = defineTool({
+  id: "search_replace",
+  kind: "edit",
+  description: SEARCH_REPLACE_CONCISE_DESCRIPTION,
+  shortDescription: "Replace an exact string in a file, or create a file",
+  input: SearchReplaceInput,
+  output: SearchReplaceOutput,
+  outputFields: SEARCH_REPLACE_OUTPUT_FIELDS,
+  params: { resourceId: "grok_build.SearchReplace", schema: SearchReplaceParams, defaults: SEARCH_REPLACE_PARAM_DEFAULTS },
+  normalizeInput: normalizeSearchReplaceInput,
+  execute: (input, ctx) => executeSearchReplace(input, ctx, "concise"),
+});

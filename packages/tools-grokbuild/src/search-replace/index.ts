@@ -1,0 +1,2 @@
+/** `GrokBuild:search_replace` (the concise twin lives in `search-replace-concise/`). */
+export { searchReplace } from "./search-replace.js";

@@ -1,0 +1,4 @@
+/**
+ * `GrokBuild:wait_tasks`.
+ */
+export { waitTasksTool } from "./wait-tasks.js";

@@ -1,0 +1,31 @@
+/**
+ * `GrokBuild:wait_tasks`: waits for several background tasks, wait_any or wait_all, and
+ * always answers in the multi-result format (spec §4.7, §13.4).
+ */
+import { defineTool } from "@grok-tools/runtime";
+import { lenientInteger, normalizeKey } from "../shell/index.js";
+import { waitTasksDescription } from "../get-task-output/description.js";
+import { TASK_OUTPUT_FIELDS } from "../get-task-output/get-task-output.js";
+import { genericRequirement } from "../get-task-output/requirements.js";
+import { TaskOutputOutput, WaitTasksInput } from "../get-task-output/schema.js";
+import { waitTasks } from "../get-task-output/task-output-core.js";
+
+/** `GrokBuild:wait_tasks`. */
+export const waitTasksTool = defineTool({
+  id: "wait_tasks",
+  kind: "wait_tasks_action",
+  readOnly: true,
+  description: ({ toolset }) => waitTasksDescription(toolset),
+  shortDescription: "Wait for background tasks to complete.",
+  input: WaitTasksInput,
+  output: TaskOutputOutput,
+  outputFields: TASK_OUTPUT_FIELDS,
+  capabilities: { supportsCancellation: true },
+  requires: ({ toolset }) => genericRequirement(toolset, true),
+  normalizeInput: (raw) => {
+    const input = { ...raw };
+    normalizeKey(input, "timeout_ms", lenientInteger);
+    return input;
+  },
+  execute: (input, ctx) => waitTasks(input, ctx),
+});

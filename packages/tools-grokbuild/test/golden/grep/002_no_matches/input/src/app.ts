@@ -1,0 +1,6 @@
+import x from './x';
+function alpha() {
+  return 1;
+}
+const Alpha = alpha();
+export default Alpha;

@@ -1,0 +1,3 @@
+fn main() {
+    let total = compute_sum(&items);
+}

@@ -1,0 +1,41 @@
+/**
+ * Stress run (not part of the unit suite; the lead wires it to `npm run stress`):
+ *   node --experimental-vm-modules ../../node_modules/jest/bin/jest.js --testMatch '<rootDir>/test/stress/*.stress.ts'
+ * 100 timed-out commands with grandchildren leave zero processes; a command printing
+ * 2 GiB keeps this process's memory under 150 MB and returns head and tail.
+ */
+import { jest } from "@jest/globals";
+import { startHarness } from "../shell/helpers.js";
+import { runLeakCheck } from "./leak-check.js";
+
+jest.setTimeout(600_000);
+
+it("leaves no process after 100 timed-out commands with grandchildren", async () => {
+  const report = await runLeakCheck({ commands: 100, concurrency: 10, timeoutMs: 300 });
+  expect(report.leftover).toEqual([]);
+  expect(report.allTimedOut).toBe(true);
+  expect(report.slowestCallMs).toBeLessThan(300 + 3_000);
+});
+
+it("streams 2 GiB of output with bounded memory", async () => {
+  const h = await startHarness([{ id: "GrokBuild:run_terminal_cmd", paramsJson: '{"enabled_background":false}' }]);
+  try {
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    const r = await h.call("run_terminal_cmd", { command: "head -c 2147483648 /dev/zero | tr '\\0' 'x'; echo; echo END", description: "big", timeout: 290_000 });
+    clearInterval(sampler);
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    const out = JSON.parse(r.outputJson);
+    expect(out.total_bytes).toBe(2147483648 + 5);
+    expect(out.truncated).toBe(true);
+    expect(out.output.startsWith("xxxx")).toBe(true);
+    expect(out.output.endsWith("\nEND\n")).toBe(true);
+    expect(peak - before).toBeLessThan(150 * 1024 * 1024);
+  } finally {
+    await h.close();
+  }
+});
