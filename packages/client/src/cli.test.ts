@@ -197,6 +197,14 @@ describe("grok-tools", () => {
     expect(stdout).toBe('{\n  "params": {},\n  "state": {\n    "todo": []\n  }\n}\n');
   });
 
+  it("refuses a malformed address or deadline with a usage error", async () => {
+    expect(await run(["list", "--address", "localhost"])).toMatchObject({
+      code: EXIT_USAGE,
+      stderr: 'grok-tools: The server address "localhost" has no port: use host:port (for example 127.0.0.1:50051) or unix:/path/to/socket.\n',
+    });
+    expect(await run(["list", "--deadline-ms", "soon"])).toMatchObject({ code: EXIT_USAGE, stderr: expect.stringContaining('Expected a positive integer, got "soon".') });
+  });
+
   it("--help exits 0 and an unknown command exits 2", async () => {
     const help = await run(["--help"]);
     expect(help.code).toBe(EXIT_OK);

@@ -165,7 +165,12 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   const connect = (cmd: Command): { client: ToolsClient; opts: GlobalOptions; call: (discovery: boolean) => CallOptions } => {
     const opts = cmd.optsWithGlobals<GlobalOptions>();
     address = opts.address;
-    const client = createToolsClient({ address: opts.address, ...(opts.token ? { authToken: opts.token } : {}) });
+    let client: ToolsClient;
+    try {
+      client = createToolsClient({ address: opts.address, ...(opts.token ? { authToken: opts.token } : {}) });
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
     clients.push(client);
     const call = (discovery: boolean): CallOptions => {
       const deadlineMs = opts.deadlineMs ?? (discovery ? DISCOVERY_DEADLINE_MS : undefined);

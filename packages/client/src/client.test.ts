@@ -207,6 +207,21 @@ describe("executeToolStream", () => {
     await expect(client.executeToolStream("t", {})).rejects.toMatchObject({ name: "ToolsRpcError", codeName: "INVALID_ARGUMENT", rpc: "ExecuteToolStream" });
   });
 
+  it("cancels the stream when its AbortSignal fires", async () => {
+    let cancelled = false;
+    const { client } = await setup({
+      executeToolStream: (call) => {
+        call.write(data(P, "ab", 0));
+        call.on("cancelled", () => (cancelled = true));
+      },
+    });
+    const controller = new AbortController();
+    const pending = client.executeToolStream("t", {}, { signal: controller.signal, onProgress: () => controller.abort() });
+    await expect(pending).rejects.toMatchObject({ name: "ToolsRpcError", codeName: "CANCELLED" });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(cancelled).toBe(true);
+  });
+
   it("rejects when a chunk is missing", async () => {
     const { client } = await setup({
       executeToolStream: (call) => {

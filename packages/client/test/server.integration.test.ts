@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { ErrorCode } from "@grok-tools/proto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCli } from "../src/cli.js";
@@ -90,20 +90,25 @@ describe("the real server over TCP", () => {
     expect(out.join("")).toContain("1 tool(s) enabled:\n  apply_patch  ");
     expect(await runCli(["call", "apply_patch", JSON.stringify(addFile("c.txt", "from the cli")), "--address", server.address], io)).toBe(0);
     expect(await readFile(path.join(workspace, "c.txt"), "utf8")).toBe("from the cli\n");
+    expect(await runCli(["call", "apply_patch", JSON.stringify(addFile("d.txt", "streamed by the cli")), "--stream", "--address", server.address], io)).toBe(0);
+    expect(await readFile(path.join(workspace, "d.txt"), "utf8")).toBe("streamed by the cli\n");
     expect(await runCli(["call", "apply_patch", "{}", "--address", server.address], io)).toBe(1);
   });
 });
 
 describe("the real server over a unix socket, with a token", () => {
+  const TOKEN = "integration-token";
   let server: SpawnedServer;
+  let workspace: string;
   beforeAll(async () => {
-    ({ server } = await start("unix", "unix", "integration-token"));
+    ({ server, workspace } = await start("unix", "unix", TOKEN));
+    await writeFile(path.join(workspace, "README.md"), "# Interop readme\nsecond line\n");
   });
   afterAll(async () => {
     await server?.close();
   });
 
-  it("lists, finalizes and runs a tool; a client without the token is refused", async () => {
+  it("lists tools with the token; a client without it is refused", async () => {
     expect(server.address).toMatch(/^unix:\/.+\/grok-tools\.sock$/);
     expect((await server.client.listTools()).tools.length).toBeGreaterThan(0);
     const anonymous = createToolsClient({ address: server.address });
@@ -112,8 +117,18 @@ describe("the real server over a unix socket, with a token", () => {
     } finally {
       anonymous.close();
     }
-    await expect(server.client.finalize({ tools: [{ id: PATCH_TOOL }] })).resolves.toMatchObject({ success: true });
+  });
+
+  it("keeps the README promise: grok-tools call read_file --enable finalizes and reads the file", async () => {
+    let stdout = "";
+    const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stdout += t), env: { GROK_TOOLS_AUTH_TOKEN: TOKEN } };
+    const args = ["call", "read_file", '{"target_file":"README.md"}', "--enable", `GrokBuild:read_file,${PATCH_TOOL}`, "--address", server.address];
+    expect(await runCli(args, io)).toBe(0);
+    expect(stdout).toContain("# Interop readme");
+    expect(stdout).toContain("second line");
     await expect(server.client.executeTool("apply_patch", addFile("u.txt", "over unix"))).resolves.toMatchObject({ ok: true });
+    const missing = await server.client.executeTool("read_file", { target_file: "nope.md" });
+    expect(missing).toMatchObject({ ok: false, error: { code: ErrorCode.ERROR_CODE_FILE_NOT_FOUND } });
   });
 
   it("stops on close with SIGTERM", async () => {

@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { STATE_FILE_NAME, STATE_SCHEMA_VERSION, type Session } from "@grok-tools/runtime";
+import { STATE_FILE_NAME, STATE_SCHEMA_VERSION, defineResource, type Session } from "@grok-tools/runtime";
 import { BASH_BUNDLE, makeSession, tempDirs } from "./fixtures.js";
 
 let dirs: Awaited<ReturnType<typeof tempDirs>>;
@@ -91,6 +91,12 @@ describe("persistence", () => {
     const s = open();
     await s.finalize({ tools: [...BASH_BUNDLE] });
     expect(await s.snapshotState()).toEqual({ params: { "grok_build.Bash": { enabled_background: true, auto_background_on_timeout: false, timeout_secs: null } }, state: { "test.Counter": { count: 7 } } });
+    // Ids nobody declared are not shown, but the state file keeps them, and a resource
+    // registered later (a tool that did not declare it) picks its value up.
+    expect((await stateFile()).state).toEqual({ "test.Counter": { count: 7 }, "unknown.Thing": { a: 1 } });
+    const lateKey = defineResource<{ a: number }>({ id: "unknown.Thing", category: "state", initial: () => ({ a: 0 }) });
+    expect(s.resources.get(lateKey)).toEqual({ a: 1 });
+    expect((await s.snapshotState()).state).toEqual({ "test.Counter": { count: 7 }, "unknown.Thing": { a: 1 } });
   });
 
   it("ignores an unreadable state file", async () => {

@@ -1,7 +1,8 @@
 /**
  * Golden scenarios of Codex:apply_patch, in the shape of Codex's own fixture suite:
  * `scenarios/NNN_name/` holds `input/` (the starting files), `patch.txt`, `expected/` (the files after;
- * a failing patch must leave them as they were) and `expected.json` (the prompt text or the error).
+ * a failing patch must leave them as they were) and `expected.json` (the prompt text or the error;
+ * `<WORKSPACE>` stands for the workspace and `<TMP>` for the folder around it).
  */
 import { afterEach, describe, expect, test } from "@jest/globals";
 import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm } from "node:fs/promises";
@@ -13,6 +14,8 @@ import { codex } from "../src/index.js";
 
 const SCENARIOS_DIR = path.join(import.meta.dirname, "scenarios");
 const WORKSPACE = "<WORKSPACE>";
+/** The folder around the workspace (for paths that escape it). */
+const TMP = "<TMP>";
 
 interface ExpectedResult {
   ok: boolean;
@@ -61,7 +64,7 @@ describe("apply_patch scenarios", () => {
       const finalized = await session.finalize({ tools: [{ id: "Codex:apply_patch" }] });
       expect(finalized.ok).toBe(true);
       const result = await session.execute({ toolName: "apply_patch", inputJson: JSON.stringify({ patch }) });
-      const blank = (text: string): string => text.split(workspace).join(WORKSPACE);
+      const blank = (text: string): string => text.split(workspace).join(WORKSPACE).split(temp).join(TMP);
       if (expected.ok) {
         if (!result.ok) throw new Error(`expected success, got ${errorCodeName(result.error.code)}: ${result.error.message}`);
         expect(blank(result.promptText)).toBe(expected.prompt);

@@ -19,14 +19,4 @@ export { searchReplace } from "./search-replace/index.js";
 export { searchReplaceConcise } from "./search-replace-concise/index.js";
 export { listDir } from "./list-dir/index.js";
 export { grep } from "./grep/index.js";
-export {
-  todoWrite,
-  todoStateResource,
-  todoNudgeResource,
-  isTodoNudgeDue,
-  markTodoNudged,
-  recordTodoNudgeCall,
-  TODO_NUDGE_CALLS_BETWEEN_NUDGES,
-  TODO_NUDGE_CALLS_SINCE_TODO_WRITE,
-  type TodoNudgeState,
-} from "./todo-write/index.js";
+export { todoWrite, todoStateResource, isTodoNudgeDue } from "./todo-write/index.js";

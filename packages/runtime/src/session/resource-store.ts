@@ -112,8 +112,14 @@ export class ResourceStore {
   }
 
   /** `{params, state}` with only the categories that have entries (spec §5.2). */
-  serialize(): SerializedResources {
+  serialize(options: { includeHeld?: boolean } = {}): SerializedResources {
     const out: SerializedResources = {};
+    if (options.includeHeld) {
+      for (const [key, json] of this.#pending) {
+        const category = key.slice(0, key.indexOf("/")) as ResourceCategory;
+        (out[category] ??= {})[key.slice(key.indexOf("/") + 1)] = structuredClone(json);
+      }
+    }
     for (const [key, entry] of this.#values) {
       const id = key.slice(key.indexOf("/") + 1);
       (out[entry.category] ??= {})[id] = structuredClone(entry.value);
@@ -123,12 +129,13 @@ export class ResourceStore {
 
   /**
    * Applies a serialized snapshot: each present, registered (category, id) whose value decodes
-   * replaces the current value wholesale; missing ids keep their values (spec §5.4). Values of
-   * unregistered ids are held back until their key is registered (never serialized before);
-   * values that do not decode and prototype keys are ignored. Returns what was applied and
-   * ignored, for logging.
+   * replaces the current value wholesale; missing ids keep their values (spec §5.4). With
+   * `holdUnknown` (the disk load), values of unregistered ids are held until their key is
+   * registered, and kept in `serialize({ includeHeld: true })` so a state file never loses
+   * them; otherwise they are ignored. Values that do not decode and prototype keys are
+   * ignored. Returns what was applied and ignored, for logging.
    */
-  merge(snapshot: unknown, only?: ReadonlySet<ResourceCategory>): { applied: string[]; ignored: string[] } {
+  merge(snapshot: unknown, only?: ReadonlySet<ResourceCategory>, options: { holdUnknown?: boolean } = {}): { applied: string[]; ignored: string[] } {
     const applied: string[] = [];
     const ignored: string[] = [];
     if (!isPlainObject(snapshot)) return { applied, ignored };
@@ -143,7 +150,7 @@ export class ResourceStore {
         }
         const key = this.#known.get(slot(category, id));
         if (key === undefined) {
-          this.#pending.set(slot(category, id), structuredClone(json));
+          if (options.holdUnknown) this.#pending.set(slot(category, id), structuredClone(json));
           ignored.push(`${category}.${id}`);
           continue;
         }

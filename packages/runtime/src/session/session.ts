@@ -122,7 +122,7 @@ const FINALIZED_MESSAGE = "The tool configuration is already finalized";
 export class Session implements SessionHandle {
   readonly registry: ToolRegistry;
   readonly workspace: string;
-  readonly roots: readonly string[];
+  readonly #configuredRoots: readonly string[];
   readonly fsScope: "workspace" | "any";
   readonly stateDir: string;
   readonly resources = new ResourceStore();
@@ -156,7 +156,7 @@ export class Session implements SessionHandle {
     this.registry = options.registry;
     this.workspace = path.resolve(options.workspace);
     this.fsScope = options.fsScope ?? "workspace";
-    this.roots = this.fsScope === "any" ? [] : [this.workspace, ...(options.allowPaths ?? []).map((p) => path.resolve(p))];
+    this.#configuredRoots = this.fsScope === "any" ? [] : [this.workspace, ...(options.allowPaths ?? []).map((p) => path.resolve(p))];
     this.stateDir = path.resolve(options.stateDir ?? defaultStateDir());
     this.#id = options.id ?? "default";
     this.log = options.log ?? silentLogger;
@@ -168,6 +168,14 @@ export class Session implements SessionHandle {
     this.#versionCatalog = options.versionCatalog;
     this.pending = new PreFinalizeConfig(this.registry);
     if (options.agent) this.setAgent(options.agent);
+  }
+
+  /**
+   * Folders file tools may reach: the workspace, `--allow-path`s and this session's own folder
+   * (plan files, saved web pages and terminal logs live there and must be readable); none with `fsScope: "any"`.
+   */
+  get roots(): readonly string[] {
+    return this.fsScope === "any" ? [] : [...this.#configuredRoots, this.sessionDir];
   }
 
   get id(): string {
@@ -265,9 +273,11 @@ export class Session implements SessionHandle {
       const spec = tool.definition.params;
       if (spec) this.resources.register(paramsResource(spec.resourceId, spec.defaults));
     }
-    this.#persister = new StatePersister(this.sessionDir, () => this.resources.serialize(), this.log);
+    // The state file keeps values of ids no tool declared (held, never applied), so switching
+    // toolsets between runs does not lose them; GetToolState shows registered ids only.
+    this.#persister = new StatePersister(this.sessionDir, () => this.resources.serialize({ includeHeld: true }), this.log);
     const persisted = await this.#persister.load();
-    if (persisted !== undefined) this.resources.merge(persisted);
+    if (persisted !== undefined) this.resources.merge(persisted, undefined, { holdUnknown: true });
     for (const [index, tool] of outcome.tools.entries()) {
       const spec = tool.definition.params;
       if (spec) this.resources.set(paramsResource(spec.resourceId, spec.defaults), tool.params);

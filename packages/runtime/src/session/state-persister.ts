@@ -39,8 +39,15 @@ export class StatePersister {
       return undefined;
     }
     try {
-      const parsed = JSON.parse(text) as Record<string, unknown>;
-      const { schema_version: _version, ...rest } = parsed;
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+        this.#log.warn({ file: this.file }, "persisted tool state is not a JSON object; ignoring it");
+        return undefined;
+      }
+      const { schema_version: version, ...rest } = parsed as Record<string, unknown>;
+      if (version !== undefined && version !== STATE_SCHEMA_VERSION) {
+        this.#log.warn({ file: this.file, version, expected: STATE_SCHEMA_VERSION }, "persisted tool state has another schema_version; loading what fits");
+      }
       return rest;
     } catch (error) {
       this.#log.warn({ err: error, file: this.file }, "persisted tool state is not valid JSON; ignoring it");

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promi
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, Session, ToolRegistry, type ToolNotification } from "@grok-tools/runtime";
+import { ErrorCode, Session, ToolRegistry, readTracker, sha256Hex, type ToolNotification } from "@grok-tools/runtime";
 import { codex } from "../namespace.js";
 import { APPLY_PATCH_DESCRIPTION } from "./description.js";
 
@@ -140,6 +140,29 @@ describe("apply_patch", () => {
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toBe(`Failed to read file to update: ${workspace}/latin.txt, stream did not contain valid UTF-8`);
     expect(await readFile(path.join(workspace, "latin.txt"))).toEqual(bytes);
+    await session.close();
+  });
+
+  test("written files are recorded in the read tracker", async () => {
+    const { workspace, session, run } = await setup();
+    await writeFile(path.join(workspace, "u.txt"), "a\n");
+    const result = await run("*** Begin Patch\n*** Update File: u.txt\n@@\n-a\n+b\n*** Add File: n.txt\n+n\n*** End Patch");
+    expect(result.ok).toBe(true);
+    const tracker = readTracker(session);
+    expect(tracker.get(path.join(workspace, "u.txt"))?.sha256).toBe(sha256Hex("b\n"));
+    expect(tracker.get(path.join(workspace, "n.txt"))?.sha256).toBe(sha256Hex("n\n"));
+    await session.close();
+  });
+
+  test("concurrent patches of one file never lose an update", async () => {
+    const { workspace, session, run } = await setup();
+    await writeFile(path.join(workspace, "log.txt"), "start\n");
+    const lines = Array.from({ length: 8 }, (_, i) => `line ${i}`);
+    const results = await Promise.all(lines.map((line) => run(`*** Begin Patch\n*** Update File: log.txt\n@@\n+${line}\n*** End Patch`)));
+    expect(results.every((r) => r.ok)).toBe(true);
+    const after = (await readFile(path.join(workspace, "log.txt"), "utf8")).split("\n");
+    expect(after).toHaveLength(lines.length + 2);
+    expect(new Set(after)).toEqual(new Set(["start", ...lines, ""]));
     await session.close();
   });
 });

@@ -1,16 +1,29 @@
 /**
- * Runs Codex:apply_patch: parse, then compute every change in memory (any failure leaves all files as
- * they were), then write each file atomically, undoing earlier writes if a later one fails (D3).
+ * Runs Codex:apply_patch: parse, lock every path the patch names, compute every change in memory
+ * (any failure leaves all files as they were), then write each file with the runtime's confined
+ * atomic writer, undoing earlier writes if a later one fails (decision D3). Writes update the read
+ * tracker (D2), so a following edit needs no re-read.
  */
-import { readFile, unlink } from "node:fs/promises";
+import { unlink } from "node:fs/promises";
 import path from "node:path";
-import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
-import { assertInsideRoots, realPathOf, writeThroughAtomic } from "../shared/file-access.js";
-import { errnoCode, fsErrorText } from "../shared/io-error.js";
+import {
+  ErrorCode,
+  PATH_LOCKS,
+  ToolError,
+  decodeText,
+  encodeText,
+  errnoCode,
+  readFileConfined,
+  readTracker,
+  writeFileConfined,
+  type ToolContext,
+  type ToolResult,
+} from "@grok-tools/runtime";
+import { confinedTarget } from "../shared/file-access.js";
+import { fsErrorText } from "../shared/io-error.js";
 import { decodeLossy } from "../shared/rust-text.js";
 import { deriveNewContents } from "./apply.js";
 import { formatSummary } from "./format.js";
-import { fromPatchable, toPatchable } from "./line-endings.js";
 import { parsePatch, type Hunk } from "./parser.js";
 import type { ApplyPatchFileResult, ApplyPatchInput, ApplyPatchOutput } from "./schema.js";
 
@@ -19,7 +32,7 @@ type FileChange =
   | { kind: "add"; path: string; content: string }
   | { kind: "delete"; path: string; original: Buffer }
   | { kind: "update"; path: string; original: Buffer; newContent: string }
-  | { kind: "move"; path: string; dest: string; original: Buffer; newContent: string };
+  | { kind: "move"; path: string; realPath: string; dest: string; original: Buffer; newContent: string };
 
 /** Joins a patch path onto the working directory like Rust's `Path::join` (an absolute path wins; no normalizing). */
 export function joinOntoCwd(cwd: string, patchPath: string): string {
@@ -29,6 +42,7 @@ export function joinOntoCwd(cwd: string, patchPath: string): string {
 
 /** The ToolError for a file that could not be read, coded by its cause. */
 function readFailure(prefix: string, filePath: string, error: unknown): ToolError {
+  if (ToolError.is(error)) return error;
   const code = errnoCode(error);
   const errorCode =
     code === "ENOENT" || code === "ENOTDIR"
@@ -46,9 +60,11 @@ function readFailure(prefix: string, filePath: string, error: unknown): ToolErro
   });
 }
 
-async function readOrFail(prefix: string, filePath: string): Promise<Buffer> {
+/** The bytes of a file inside the roots (confinement is checked on the opened descriptor). */
+async function readOrFail(ctx: ToolContext, prefix: string, filePath: string): Promise<{ bytes: Buffer; realPath: string }> {
   try {
-    return await readFile(filePath);
+    const { bytes, realPath } = await readFileConfined(ctx.session, filePath, { maxBytes: Number.MAX_SAFE_INTEGER });
+    return { bytes, realPath };
   } catch (error) {
     throw readFailure(prefix, filePath, error);
   }
@@ -59,14 +75,14 @@ async function computeChanges(ctx: ToolContext, hunks: readonly Hunk[]): Promise
   const changes: FileChange[] = [];
   for (const hunk of hunks) {
     const resolved = joinOntoCwd(ctx.cwd, hunk.path);
-    await assertInsideRoots(ctx.session, resolved);
     if (hunk.kind === "add") {
+      await confinedTarget(ctx.session, resolved);
       changes.push({ kind: "add", path: resolved, content: hunk.contents });
     } else if (hunk.kind === "delete") {
-      changes.push({ kind: "delete", path: resolved, original: await readOrFail("Failed to read file", resolved) });
+      changes.push({ kind: "delete", path: resolved, original: (await readOrFail(ctx, "Failed to read file", resolved)).bytes });
     } else {
       const prefix = "Failed to read file to update";
-      const original = await readOrFail(prefix, resolved);
+      const { bytes: original, realPath } = await readOrFail(ctx, prefix, resolved);
       const text = decodeLossy(original);
       if (!Buffer.from(text, "utf8").equals(original)) {
         // The reference would rewrite undecodable bytes as U+FFFD; refuse instead of corrupting the file.
@@ -75,14 +91,14 @@ async function computeChanges(ctx: ToolContext, hunks: readonly Hunk[]): Promise
           details: { file_path: resolved },
         });
       }
-      const { text: patchable, layout } = toPatchable(text);
-      const newContent = fromPatchable(deriveNewContents(patchable, resolved, hunk.chunks), layout);
+      const { text: patchable, format } = decodeText(text);
+      const newContent = encodeText(deriveNewContents(patchable, resolved, hunk.chunks), format);
       if (hunk.movePath === undefined) {
         changes.push({ kind: "update", path: resolved, original, newContent });
       } else {
         const dest = joinOntoCwd(ctx.cwd, hunk.movePath);
-        await assertInsideRoots(ctx.session, dest);
-        changes.push({ kind: "move", path: resolved, dest, original, newContent });
+        await confinedTarget(ctx.session, dest);
+        changes.push({ kind: "move", path: resolved, realPath, dest, original, newContent });
       }
     }
   }
@@ -95,16 +111,19 @@ interface Undo {
   previous: Buffer | undefined;
 }
 
-async function snapshot(filePath: string): Promise<Undo> {
-  const previous = await readFile(filePath).catch(() => undefined);
-  return { path: filePath, previous };
+async function snapshot(ctx: ToolContext, filePath: string): Promise<Undo> {
+  try {
+    return { path: filePath, previous: (await readFileConfined(ctx.session, filePath, { maxBytes: Number.MAX_SAFE_INTEGER })).bytes };
+  } catch {
+    return { path: filePath, previous: undefined };
+  }
 }
 
-async function undoAll(undos: readonly Undo[]): Promise<void> {
+async function undoAll(ctx: ToolContext, undos: readonly Undo[]): Promise<void> {
   for (const undo of [...undos].reverse()) {
     try {
       if (undo.previous === undefined) await unlink(undo.path);
-      else await writeThroughAtomic(undo.path, undo.previous);
+      else await writeFileConfined(ctx.session, undo.path, undo.previous);
     } catch {
       // Best effort: the original write error is what the caller needs to see.
     }
@@ -118,6 +137,7 @@ function writeFailure(error: unknown): ToolError {
 
 /** Phase 2: writes every change; on a failure, restores what was already written and throws. */
 async function writeChanges(ctx: ToolContext, changes: readonly FileChange[]): Promise<ApplyPatchFileResult[]> {
+  const tracker = readTracker(ctx.session);
   const undos: Undo[] = [];
   const results: ApplyPatchFileResult[] = [];
   const notifyWritten = (absolutePath: string, content: string, previous: string | undefined, isNew: boolean): void => {
@@ -130,11 +150,16 @@ async function writeChanges(ctx: ToolContext, changes: readonly FileChange[]): P
       is_new_file: isNew,
     });
   };
+  const write = async (filePath: string, content: string): Promise<string> => {
+    const { realPath } = await writeFileConfined(ctx.session, filePath, content);
+    tracker.recordWrite(realPath, content);
+    return realPath;
+  };
   try {
     for (const change of changes) {
       if (change.kind === "add") {
-        undos.push(await snapshot(change.path));
-        await writeThroughAtomic(change.path, change.content);
+        undos.push(await snapshot(ctx, change.path));
+        await write(change.path, change.content);
         notifyWritten(change.path, change.content, undefined, true);
         results.push({ path: change.path, action: "added", new_text: change.content });
       } else if (change.kind === "delete") {
@@ -145,15 +170,15 @@ async function writeChanges(ctx: ToolContext, changes: readonly FileChange[]): P
         results.push({ path: change.path, action: "deleted", old_text: oldText, new_text: "" });
       } else if (change.kind === "update") {
         undos.push({ path: change.path, previous: change.original });
-        await writeThroughAtomic(change.path, change.newContent);
+        await write(change.path, change.newContent);
         const oldText = decodeLossy(change.original);
         notifyWritten(change.path, change.newContent, oldText, false);
         results.push({ path: change.path, action: "modified", old_text: oldText, new_text: change.newContent });
       } else {
-        undos.push(await snapshot(change.dest));
-        await writeThroughAtomic(change.dest, change.newContent);
-        const samePlace = (await realPathOf(change.dest)) === (await realPathOf(change.path));
-        if (!samePlace) {
+        undos.push(await snapshot(ctx, change.dest));
+        const destReal = await write(change.dest, change.newContent);
+        // A move onto itself must not delete the file it just wrote.
+        if (destReal !== change.realPath) {
           undos.push({ path: change.path, previous: change.original });
           await unlink(change.path);
         }
@@ -164,10 +189,28 @@ async function writeChanges(ctx: ToolContext, changes: readonly FileChange[]): P
       }
     }
   } catch (error) {
-    await undoAll(undos);
+    await undoAll(ctx, undos);
     throw ToolError.is(error) ? error : writeFailure(error);
   }
   return results;
+}
+
+/** Every path the patch touches, as real paths, sorted (the lock order, so two patches never deadlock). */
+async function lockKeys(ctx: ToolContext, hunks: readonly Hunk[]): Promise<string[]> {
+  const keys = new Set<string>();
+  for (const hunk of hunks) {
+    for (const name of hunk.kind === "update" && hunk.movePath !== undefined ? [hunk.path, hunk.movePath] : [hunk.path]) {
+      keys.add(await confinedTarget(ctx.session, joinOntoCwd(ctx.cwd, name)));
+    }
+  }
+  return [...keys].sort();
+}
+
+/** Runs `fn` holding the session's path locks of every key. */
+async function withLocks<T>(ctx: ToolContext, keys: readonly string[], fn: () => Promise<T>): Promise<T> {
+  const locks = ctx.session.service(PATH_LOCKS);
+  const acquire = (index: number): Promise<T> => (index === keys.length ? fn() : locks.withLock(keys[index] as string, () => acquire(index + 1)));
+  return acquire(0);
 }
 
 /** Applies a patch; every failure is a ToolError and leaves the files as they were. */
@@ -179,8 +222,7 @@ export async function executeApplyPatch(input: ApplyPatchInput, ctx: ToolContext
       suggestion: "Add at least one '*** Add File:', '*** Delete File:' or '*** Update File:' section.",
     });
   }
-  const changes = await computeChanges(ctx, parsed.hunks);
-  const files = await writeChanges(ctx, changes);
+  const files = await withLocks(ctx, await lockKeys(ctx, parsed.hunks), async () => writeChanges(ctx, await computeChanges(ctx, parsed.hunks)));
   const summary = formatSummary(files);
   return { output: { type: "ApplyPatch", Success: { files, tool_output_for_prompt: summary } }, promptText: summary };
 }

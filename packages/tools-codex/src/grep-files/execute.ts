@@ -4,9 +4,9 @@
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
-import { assertInsideRoots } from "../shared/file-access.js";
-import { errnoCode, rustIoErrorText } from "../shared/io-error.js";
+import { ErrorCode, ToolError, errnoCode, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { confinedTarget } from "../shared/file-access.js";
+import { rustIoErrorText } from "../shared/io-error.js";
 import { decodeLossy, trimRust } from "../shared/rust-text.js";
 import { parseResults, ripgrepArgs, runRipgrep } from "./ripgrep.js";
 import type { CodexGrepFilesInput, CodexGrepFilesOutput } from "./schema.js";
@@ -26,7 +26,7 @@ export async function executeGrepFiles(input: CodexGrepFilesInput, ctx: ToolCont
 
   const given = input.path ?? "";
   const searchPath = given === "" ? ctx.cwd : path.isAbsolute(given) ? given : path.join(ctx.cwd, given);
-  await assertInsideRoots(ctx.session, searchPath);
+  await confinedTarget(ctx.session, searchPath);
   try {
     await stat(searchPath);
   } catch (error) {

@@ -2,9 +2,9 @@
  * Runs Codex:list_dir: validates the arguments, confines the folder to the session's roots, lists a page.
  */
 import path from "node:path";
-import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
-import { assertInsideRoots } from "../shared/file-access.js";
-import { errnoCode, rustIoErrorText } from "../shared/io-error.js";
+import { ErrorCode, ToolError, errnoCode, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { confinedTarget } from "../shared/file-access.js";
+import { rustIoErrorText } from "../shared/io-error.js";
 import type { CodexListDirInput, CodexListDirOutput } from "./schema.js";
 import { listDirPage } from "./walk.js";
 
@@ -23,7 +23,7 @@ export async function executeListDir(input: CodexListDirInput, ctx: ToolContext)
   if (depth === 0) throw ToolError.invalidInput("depth must be greater than zero");
   const dirPath = input.dir_path;
   if (!path.isAbsolute(dirPath)) throw ToolError.invalidInput("dir_path must be an absolute path", { filePath: dirPath });
-  await assertInsideRoots(ctx.session, dirPath);
+  await confinedTarget(ctx.session, dirPath);
 
   let page: Awaited<ReturnType<typeof listDirPage>>;
   try {

@@ -2,11 +2,9 @@
  * Runs Codex:read_file: validates the arguments, reads the file (confined to the session's roots),
  * and renders a slice or an indentation block.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
-import { assertInsideRoots } from "../shared/file-access.js";
-import { errnoCode, fsErrorText } from "../shared/io-error.js";
+import { ErrorCode, ToolError, errnoCode, readFileConfined, readTracker, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { fsErrorText } from "../shared/io-error.js";
 import { decodeLossy } from "../shared/rust-text.js";
 import { formatReadPrompt } from "./format.js";
 import { readBlock } from "./indentation.js";
@@ -19,6 +17,7 @@ export const DEFAULT_LIMIT_LINES = 2000;
 
 /** The ToolError for a file that could not be read. */
 export function readError(filePath: string, error: unknown): ToolError {
+  if (ToolError.is(error)) return error;
   const code = errnoCode(error);
   const errorCode =
     code === "ENOENT" || code === "ENOTDIR"
@@ -43,11 +42,13 @@ export async function executeReadFile(input: CodexReadFileInput, ctx: ToolContex
   if (limit === 0) throw ToolError.invalidInput("limit must be greater than zero");
   const filePath = input.file_path;
   if (!path.isAbsolute(filePath)) throw ToolError.invalidInput("file_path must be an absolute path", { filePath });
-  await assertInsideRoots(ctx.session, filePath);
 
   let bytes: Buffer;
   try {
-    bytes = await readFile(filePath);
+    // Confinement is checked on the opened descriptor; FIFOs and devices are refused.
+    const read = await readFileConfined(ctx.session, filePath, { maxBytes: Number.MAX_SAFE_INTEGER });
+    bytes = read.bytes;
+    readTracker(ctx.session).recordRead(read.realPath, bytes, read.stat);
   } catch (error) {
     throw readError(filePath, error);
   }

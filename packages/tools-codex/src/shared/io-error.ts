@@ -3,6 +3,7 @@
  * (`No such file or directory (os error 2)`), since the reference's messages embed that text.
  */
 import { constants } from "node:os";
+import { errnoCode } from "@grok-tools/runtime";
 
 /** glibc's `strerror` texts for the errors a file tool can meet. */
 const STRERROR: Readonly<Record<string, string>> = {
@@ -34,13 +35,6 @@ const STRERROR: Readonly<Record<string, string>> = {
   EDQUOT: "Disk quota exceeded",
   ESTALE: "Stale file handle",
 };
-
-/** The error's `code` (`ENOENT`), when it has one. */
-export function errnoCode(error: unknown): string | undefined {
-  if (typeof error !== "object" || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === "string" ? code : undefined;
-}
 
 /** `No such file or directory (os error 2)`: Rust's display of an OS error. */
 export function rustIoErrorText(error: unknown): string {

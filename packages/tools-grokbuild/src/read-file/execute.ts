@@ -19,13 +19,14 @@ import {
 } from "@grok-tools/runtime";
 import { appendReminder, cursorRuleReminderForRead } from "./cursor-rules.js";
 import { imageMimeType, isBinary, isPdf } from "./file-kind.js";
-import { formatFileContent, formatImageContent } from "./format.js";
+import { formatFileContent, formatImageContent, formatPdfPageImages } from "./format.js";
 import { GITIGNORE_POLICY, isGitignored } from "./gitignore.js";
 import { renderIoError } from "./io-error.js";
 import { displayJoin, isSkillMarkdown, resolveUnicodeFileName } from "./paths.js";
 import type { FileContent, ImageContent, ReadFileFailure, ReadFileInput, ReadFileParams, ReadFileSuccess } from "./schema.js";
 import { LEGACY_ALLOWS_GITIGNORED_READS, renderLegacyReadError } from "./versions/legacy-0-4-10.js";
 import { extractFileContentLines } from "./window.js";
+import { MAX_PDF_BYTES, PDF_PROCESS_TIMEOUT_MS, PdfReadError, extractPdfText, numberAllLines, renderPdfPages } from "./pdf.js";
 
 /** Token cap of one read (bytes / 4 of the formatted content). */
 export const MAX_NUM_TOKENS = 25_000;
@@ -110,10 +111,9 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
 
   const extension = path.extname(canonical).slice(1).toLowerCase();
   if (isPdf(bytes, extension)) {
-    throw new ToolError(ErrorCode.NOT_IMPLEMENTED, `Reading PDF files is not supported by this server: ${canonical}`, {
-      suggestion: "Extract the text with a shell command (for example `pdftotext`), then read the result.",
-      filePath: canonical,
-    });
+    const output = await readPdf(bytes, canonical, input, ctx);
+    tracker.recordRead(canonical, bytes, read.stat);
+    return output;
   }
   if (extension === "pptx") {
     throw new ToolError(ErrorCode.NOT_IMPLEMENTED, `Reading PowerPoint files is not supported by this server: ${canonical}`, {
@@ -206,5 +206,43 @@ export function mapReadError(error: unknown, at: { legacy: boolean; display: str
       return fail("PermissionDenied", errorCode, `Permission denied: ${at.display}`, { suggestion: "The server's user may not read this file.", filePath: at.display });
     default:
       return fail("FileReadError", errorCode, `Failed to read file: ${at.display}, ${renderIoError(error)}`, { filePath: at.display });
+  }
+}
+
+/** A PDF as rendered pages (default) or numbered text (`format: "text"`); failures keep the reference's texts. */
+async function readPdf(bytes: Buffer, canonical: string, input: ReadFileInput, ctx: ToolContext<ReadFileParams>): Promise<ReadFileRun> {
+  const format = input.format ?? undefined;
+  if (format !== undefined && format !== "image" && format !== "text") {
+    throw fail("FileReadError", ErrorCode.INVALID_INPUT, `Invalid format '${format}'. Supported values: 'image' (default), 'text'.`, { filePath: canonical });
+  }
+  if (bytes.byteLength > MAX_PDF_BYTES) {
+    throw fail("FileReadError", ErrorCode.INVALID_INPUT, `PDF file is ${(bytes.byteLength / 1_048_576).toFixed(1)} MB, exceeds the ${(MAX_PDF_BYTES / 1_048_576).toFixed(0)} MB limit.`, { filePath: canonical });
+  }
+  const pages = input.pages ?? undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PdfReadError(`PDF processing timed out after ${PDF_PROCESS_TIMEOUT_MS / 1000}s: ${canonical}`, "execution")), PDF_PROCESS_TIMEOUT_MS);
+  });
+  try {
+    if (format === "text") {
+      const text = await Promise.race([extractPdfText(bytes, pages), timeout]);
+      const numbered = numberAllLines(text);
+      let content = numbered.content;
+      if (ctx.params.cursor_rules_on_read) {
+        const reminder = await cursorRuleReminderForRead(ctx.session.resources, ctx.cwd, canonical);
+        if (reminder !== undefined) content = appendReminder(content, reminder);
+      }
+      const file: FileContent = { content, absolute_path: canonical, offset: null, raw_output: text, total_lines: numbered.totalLines };
+      return { output: { type: "ReadFile", FileContent: file }, promptText: formatFileContent(file) };
+    }
+    const rendered = await Promise.race([renderPdfPages(bytes, pages), timeout]);
+    return { output: { type: "ReadFile", PdfPageImages: rendered }, promptText: formatPdfPageImages(rendered) };
+  } catch (error) {
+    if (error instanceof PdfReadError) {
+      throw fail("FileReadError", error.kind === "input" ? ErrorCode.INVALID_INPUT : ErrorCode.EXECUTION_FAILED, error.message, { filePath: canonical });
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -149,7 +149,7 @@ export async function renderPdfPages(bytes: Uint8Array, pagesSpec: string | unde
         const context = canvas.getContext("2d");
         context.fillStyle = "#ffffff";
         context.fillRect(0, 0, canvas.width, canvas.height);
-        await page.render({ canvasContext: context as unknown as CanvasRenderingContext2D, viewport }).promise;
+        await page.render({ canvasContext: context as unknown as Parameters<typeof page.render>[0]["canvasContext"], viewport }).promise;
         const jpeg = await canvas.encode("jpeg", PDF_RENDER_JPEG_QUALITY);
         pages.push({ data: jpeg.toString("base64"), mime_type: "image/jpeg", page_number: index + 1 });
       } catch (error) {

@@ -3,7 +3,7 @@
  * requires a prior read (the reference's concise twin skips the read guard); content changed since a
  * recorded read is still refused.
  */
-import { defineTool } from "@grok-tools/runtime";
+import { FILE_READ_TRACKER, defineTool } from "@grok-tools/runtime";
 import { executeSearchReplace } from "../search-replace/execute.js";
 import { SEARCH_REPLACE_OUTPUT_FIELDS, normalizeSearchReplaceInput } from "../search-replace/search-replace.js";
 import { SEARCH_REPLACE_PARAM_DEFAULTS, SearchReplaceInput, SearchReplaceOutput, SearchReplaceParams } from "../search-replace/schema.js";
@@ -19,6 +19,7 @@ export const searchReplaceConcise = defineTool({
   output: SearchReplaceOutput,
   outputFields: SEARCH_REPLACE_OUTPUT_FIELDS,
   params: { resourceId: "grok_build.SearchReplace", schema: SearchReplaceParams, defaults: SEARCH_REPLACE_PARAM_DEFAULTS },
+  resources: [FILE_READ_TRACKER],
   normalizeInput: normalizeSearchReplaceInput,
   execute: (input, ctx) => executeSearchReplace(input, ctx, "concise"),
 });

@@ -1,5 +1,5 @@
 /** `GrokBuild:search_replace`: exact-string edits and file creation (spec §4.3, decisions D1–D3). */
-import { CURRENT_VERSION, LEGACY_0_4_10, defineTool, type RequirementFailure } from "@grok-tools/runtime";
+import { CURRENT_VERSION, FILE_READ_TRACKER, LEGACY_0_4_10, defineTool, type RequirementFailure } from "@grok-tools/runtime";
 import { coerceKeys, lenientBool } from "../grep/lenient-input.js";
 import { EMPTY_OLD_STRING_GUARD_SENTENCE, SEARCH_REPLACE_DESCRIPTION } from "./description.js";
 import { executeSearchReplace } from "./execute.js";
@@ -37,6 +37,7 @@ export const searchReplace = defineTool({
             badValue: false,
           },
         ],
+  resources: [FILE_READ_TRACKER],
   normalizeInput: normalizeSearchReplaceInput,
   execute: (input, ctx) => executeSearchReplace(input, ctx, "full"),
 });

@@ -1,12 +1,3 @@
-/** `GrokBuild:todo_write` and its state helpers (todo list, todo-nudge counters). */
+/** `GrokBuild:todo_write`, its todo-list state, and the todo-nudge check. */
 export { todoWrite } from "./todo-write.js";
-export {
-  TODO_NUDGE_CALLS_BETWEEN_NUDGES,
-  TODO_NUDGE_CALLS_SINCE_TODO_WRITE,
-  isTodoNudgeDue,
-  markTodoNudged,
-  recordTodoNudgeCall,
-  todoNudgeResource,
-  todoStateResource,
-  type TodoNudgeState,
-} from "./state.js";
+export { isTodoNudgeDue, todoStateResource } from "./state.js";

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { ErrorCode, Session, ToolRegistry, defineNamespace } from "@grok-tools/runtime";
 import { todoWrite } from "./todo-write.js";
-import { isTodoNudgeDue, markTodoNudged, recordTodoNudgeCall, todoStateResource } from "./state.js";
+import { todoNudgeStateResource } from "@grok-tools/runtime";
+import { isTodoNudgeDue, todoStateResource } from "./state.js";
 
 const ns = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [todoWrite] });
 let dir: string;
@@ -97,19 +98,15 @@ test("an unknown status is rejected", async () => {
   expect(r.ok).toBe(false);
 });
 
-test("the nudge counters say when a nudge is due", () => {
+test("isTodoNudgeDue reads the runtime's nudge counters", () => {
   const resources = session.resources;
   expect(isTodoNudgeDue(resources)).toBe(false);
-  recordTodoNudgeCall(resources, false);
-  recordTodoNudgeCall(resources, false);
-  expect(isTodoNudgeDue(resources)).toBe(false);
-  recordTodoNudgeCall(resources, false);
+  resources.set(todoNudgeStateResource, { calls_since_todo_write: 3, calls_since_nudge: null });
   expect(isTodoNudgeDue(resources)).toBe(true);
-  markTodoNudged(resources);
-  for (let i = 0; i < 4; i++) recordTodoNudgeCall(resources, false);
+  resources.set(todoNudgeStateResource, { calls_since_todo_write: 9, calls_since_nudge: 4 });
   expect(isTodoNudgeDue(resources)).toBe(false);
-  recordTodoNudgeCall(resources, false);
+  resources.set(todoNudgeStateResource, { calls_since_todo_write: 9, calls_since_nudge: 5 });
   expect(isTodoNudgeDue(resources)).toBe(true);
-  recordTodoNudgeCall(resources, true);
+  resources.set(todoNudgeStateResource, { calls_since_todo_write: 2, calls_since_nudge: 50 });
   expect(isTodoNudgeDue(resources)).toBe(false);
 });

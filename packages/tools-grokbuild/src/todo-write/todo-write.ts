@@ -18,6 +18,7 @@ export const todoWrite = defineTool({
   outputFields: {
     TodosUpdated: { description: "The summary, the todos in order, and the full state snapshot" },
   },
+  resources: [todoStateResource],
   normalizeInput: (raw) => coerceKeys(raw, ["merge"], lenientBool),
   async execute(input, ctx) {
     assertUniqueIds(input.todos);

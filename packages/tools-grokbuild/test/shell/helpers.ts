@@ -5,8 +5,27 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Session, ToolRegistry, type ToolNotification } from "@grok-tools/runtime";
-import { grokBuild, grokBuildConcise } from "../../src/namespace.js";
+import { Session, ToolRegistry, Type, defineNamespace, defineTool, type ToolNotification } from "@grok-tools/runtime";
+import { runTerminalCmd, runTerminalCmdConcise } from "../../src/run-terminal-cmd/index.js";
+import { getTaskOutputTool } from "../../src/get-task-output/index.js";
+import { getTerminalCommandOutputTool } from "../../src/get-terminal-command-output/index.js";
+import { waitTasksTool } from "../../src/wait-tasks/index.js";
+import { killTaskTool } from "../../src/kill-task/index.js";
+import { killTerminalCommandTool } from "../../src/kill-terminal-command/index.js";
+
+/** A stand-in read-kind tool, so descriptions that name the read tool can be checked. */
+const fakeRead = defineTool({
+  id: "read_file",
+  kind: "read",
+  description: "Reads a file.",
+  input: Type.Object({ target_file: Type.String() }),
+  output: Type.Object({ type: Type.Literal("Text") }),
+  execute: async () => ({ output: { type: "Text" as const }, promptText: "" }),
+});
+
+// Only this tools (plus the stand-in), so these tests do not depend on the rest of the namespace.
+const grokBuild = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [runTerminalCmd, fakeRead, killTaskTool, killTerminalCommandTool, getTaskOutputTool, getTerminalCommandOutputTool, waitTasksTool] });
+const grokBuildConcise = defineNamespace({ name: "GrokBuildConcise", apiVersion: 1, tools: [runTerminalCmdConcise] });
 
 /** A session with the shell tools, its temp folders and collected notifications. */
 export interface ShellHarness {

@@ -1,0 +1,115 @@
+/**
+ * The deprecated RPCs (spec §10): pre-finalize configuration, reminder and truncation switches,
+ * and the agent RPCs, mapped onto the session's methods. The behaviour lives in the runtime;
+ * here only wire mapping and statuses: a change the session no longer allows (after finalize)
+ * is FAILED_PRECONDITION, an unknown tool in GetToolOptions is NOT_FOUND.
+ */
+import { status as GrpcStatus, Metadata, type ServerUnaryCall, type sendUnaryData, type ServiceError } from "@grpc/grpc-js";
+import type { GrokToolsServiceServer } from "@grok-tools/proto";
+import { PreconditionError, type Logger, type Session } from "@grok-tools/runtime";
+import { fromTruncationConfig, toTruncationConfig } from "./to-proto.js";
+
+/** What the handlers need from the server. */
+export interface DeprecatedRpcContext {
+  sessionFor(metadata: Metadata): Session;
+  /** Throws a ServiceError when the call is not allowed (auth, shutting down). */
+  admit(metadata: Metadata): void;
+  log: Logger;
+}
+
+type DeprecatedRpc =
+  | "enableTool"
+  | "disableTool"
+  | "setToolOptions"
+  | "getToolOptions"
+  | "resetToolOptions"
+  | "setToolOverride"
+  | "clearToolOverride"
+  | "setSystemReminders"
+  | "getSystemReminders"
+  | "setTruncationConfig"
+  | "getTruncationConfig"
+  | "getSystemPrompt"
+  | "getAgentInfo"
+  | "getCompletionState"
+  | "resetCompletionState"
+  | "finalizeAgent";
+
+function statusError(code: GrpcStatus, details: string): ServiceError {
+  const error = new Error(details) as ServiceError;
+  error.code = code;
+  error.details = details;
+  error.metadata = new Metadata();
+  return error;
+}
+
+function isServiceError(value: unknown): value is ServiceError {
+  return typeof value === "object" && value !== null && typeof (value as ServiceError).code === "number" && "details" in value;
+}
+
+/** An async handler with admission; PreconditionError → FAILED_PRECONDITION, anything else unexpected → INTERNAL. */
+function handler<Req, Res>(ctx: DeprecatedRpcContext, name: string, fn: (req: Req, session: Session) => Promise<Res> | Res) {
+  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
+    (async () => {
+      ctx.admit(call.metadata);
+      return fn(call.request, ctx.sessionFor(call.metadata));
+    })().then(
+      (response) => callback(null, response),
+      (error: unknown) => {
+        if (isServiceError(error)) return callback(error);
+        if (PreconditionError.is(error)) return callback(statusError(GrpcStatus.FAILED_PRECONDITION, error.message));
+        ctx.log.error({ err: error, rpc: name }, "rpc handler failed");
+        callback(statusError(GrpcStatus.INTERNAL, `${name} failed: internal error (see the server log)`));
+      },
+    );
+  };
+}
+
+/** Handlers of every deprecated RPC, for `ToolsServiceContext.deprecated`. */
+export function createDeprecatedHandlers(ctx: DeprecatedRpcContext): Pick<GrokToolsServiceServer, DeprecatedRpc> {
+  return {
+    enableTool: handler(ctx, "EnableTool", (req, session) => session.enableTool(req.toolName)),
+    disableTool: handler(ctx, "DisableTool", (req, session) => session.disableTool(req.toolName)),
+    setToolOptions: handler(ctx, "SetToolOptions", (req, session) => session.setToolOptions(req.toolName, req.optionsJson, req.replace)),
+    getToolOptions: handler(ctx, "GetToolOptions", (req, session) => {
+      const info = session.getToolOptions(req.toolName, req.includeSchema);
+      if (!info) throw statusError(GrpcStatus.NOT_FOUND, `Tool not found: ${req.toolName}`);
+      return info;
+    }),
+    resetToolOptions: handler(ctx, "ResetToolOptions", (req, session) => session.resetToolOptions(req.toolName, req.keysToReset)),
+    setToolOverride: handler(ctx, "SetToolOverride", (req, session) => session.setToolOverride(req.toolName, req.toolNameForModel, { ...req.paramNameOverridesForModel })),
+    clearToolOverride: handler(ctx, "ClearToolOverride", (req, session) => session.clearToolOverride(req.toolName)),
+    setSystemReminders: handler(ctx, "SetSystemReminders", (req, session) => session.setSystemReminders(req.enabled)),
+    getSystemReminders: handler(ctx, "GetSystemReminders", (_req, session) => ({ enabled: session.getSystemReminders() })),
+    setTruncationConfig: handler(ctx, "SetTruncationConfig", (req, session) => {
+      session.setTruncationConfig(fromTruncationConfig(req.config) ?? {});
+      return {};
+    }),
+    getTruncationConfig: handler(ctx, "GetTruncationConfig", (_req, session) => ({ config: toTruncationConfig(session.getTruncationConfig()) })),
+    getSystemPrompt: handler(ctx, "GetSystemPrompt", (req, session) => session.getSystemPrompt(req.variant === "" ? "full" : req.variant)),
+    getAgentInfo: handler(ctx, "GetAgentInfo", (_req, session) => {
+      const info = session.getAgentInfo();
+      if (!info) return { name: "", description: "", tools: [], disallowedTools: [], permissionMode: "", outputFormat: "", toolConfig: {} };
+      return {
+        name: info.name,
+        description: info.description,
+        tools: info.tools,
+        disallowedTools: info.disallowedTools,
+        permissionMode: info.permissionMode,
+        outputFormat: info.outputFormat,
+        ...(info.completionRequirement ? { completionRequirement: info.completionRequirement } : {}),
+        toolConfig: Object.fromEntries(Object.entries(info.toolConfig).map(([tool, config]) => [tool, config.retry ? { retry: { ...config.retry } } : {}])),
+      };
+    }),
+    getCompletionState: handler(ctx, "GetCompletionState", (_req, session) => session.getCompletionState()),
+    resetCompletionState: handler(ctx, "ResetCompletionState", (_req, session) => {
+      session.resetCompletionState();
+      return {};
+    }),
+    finalizeAgent: handler(ctx, "FinalizeAgent", async (_req, session) => {
+      const result = await session.finalizeAgent();
+      if (!result.success) ctx.log.info({ message: result.message }, "FinalizeAgent rejected");
+      return { success: result.success, systemPrompt: result.systemPrompt };
+    }),
+  };
+}

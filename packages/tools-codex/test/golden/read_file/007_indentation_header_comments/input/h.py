@@ -1,0 +1,4 @@
+# Helper function
+# for computation
+def compute(x):
+    return x * 2
