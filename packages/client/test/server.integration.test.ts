@@ -77,6 +77,13 @@ describe("the real server over TCP", () => {
     expect(streamedUnknown).toMatchObject({ ok: false, error: { code: ErrorCode.ERROR_CODE_TOOL_NOT_FOUND } });
   });
 
+  it("refuses a stream_chunk_size over 4 MiB with INVALID_ARGUMENT", async () => {
+    await expect(server.client.executeToolStream("apply_patch", addFile("big.txt", "x"), { streamChunkSize: 5 * 1024 * 1024, deadlineMs: 10_000 })).rejects.toMatchObject({
+      code: GrpcStatus.INVALID_ARGUMENT,
+      rpc: "ExecuteToolStream",
+    });
+  });
+
   it("serves GetToolState as { params?, state? } JSON (empty categories are omitted, spec 5.2)", async () => {
     const state = JSON.parse((await server.client.getToolState()).stateJson) as Record<string, unknown>;
     expect(state).toEqual(expect.any(Object));

@@ -4,7 +4,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { AgentDefinitionError, PreconditionError, loadAgentDefinition, parseAgentDefinition, type Session } from "@grok-tools/runtime";
+import { AgentDefinitionError, PreconditionError, loadAgentDefinition, parseAgentDefinition, type Session } from "../src/index.js";
 import { makeSession, tempDirs } from "./fixtures.js";
 
 const MARKDOWN = `---

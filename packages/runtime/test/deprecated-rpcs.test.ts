@@ -3,7 +3,7 @@
  * (Enable/DisableTool, Set/Get/ResetToolOptions, Set/ClearToolOverride), its use by a finalize
  * that lists no tools, what is refused afterwards, truncation and reminder switches.
  */
-import { PreconditionError, describeTools, type Session } from "@grok-tools/runtime";
+import { PreconditionError, describeTools, type Session } from "../src/index.js";
 import { BASH_BUNDLE, makeSession, tempDirs } from "./fixtures.js";
 
 let dirs: Awaited<ReturnType<typeof tempDirs>>;
@@ -68,6 +68,12 @@ describe("before finalize", () => {
     const r = await session.execute({ toolName: "run_terminal_command", inputJson: '{"command":"ls","background":true}' });
     expect(r.ok && r.promptText).toBe("ran ls (bg=true, timeout=7, version=current)");
     expect(JSON.parse(session.getToolOptions("run_terminal_command")!.configuredOptionsJson)).toEqual({ timeout_secs: 7 });
+  });
+
+  it("keeps a SetSystemReminders(true) made before finalize", async () => {
+    expect(session.setSystemReminders(true).enabled).toBe(true);
+    await session.finalize({ tools: [{ id: "GrokBuild:grep" }], systemRemindersEnabled: false });
+    expect(session.getSystemReminders()).toBe(true);
   });
 
   it("ignores the pending config when the request lists tools", async () => {

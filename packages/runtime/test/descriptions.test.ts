@@ -3,7 +3,7 @@
  * MiniJinja-compatible renderer, renamed tools and params everywhere a model looks, plain
  * placeholders, fallbacks.
  */
-import { ErrorCode, HOST_TEMPLATE_FLAGS, describeTool, describeTools, renderTemplate, renderTemplateStrict, stripTemplateMarkers, type Session } from "@grok-tools/runtime";
+import { ErrorCode, HOST_TEMPLATE_FLAGS, describeTool, describeTools, renderTemplate, renderTemplateStrict, stripTemplateMarkers, type Session } from "../src/index.js";
 import { BASH_BUNDLE, makeSession, tempDirs } from "./fixtures.js";
 
 const ctx = { tools: { by_kind: { read: "Read", edit: "Edit" } }, params: { edit: { old_string: "find" } }, ...HOST_TEMPLATE_FLAGS, system_reminders_enabled: false };

@@ -2,7 +2,7 @@
  * FinalizeToolConfigRequest validation (spec §3.1–3.3): every violation category, the summary
  * format, effective params, the locked toolset and calls before finalize.
  */
-import { ErrorCode, PreconditionError, Session, ToolRegistry, Type, defineNamespace, defineTool, parseJsonLikeSerde, type FinalizeOutcome } from "@grok-tools/runtime";
+import { ErrorCode, PreconditionError, Session, ToolRegistry, Type, defineNamespace, defineTool, parseJsonLikeSerde, type FinalizeOutcome } from "../src/index.js";
 import { BASH_BUNDLE, grokBuild, makeSession, tempDirs } from "./fixtures.js";
 
 let dirs: Awaited<ReturnType<typeof tempDirs>>;

@@ -19,7 +19,7 @@ import {
   type AnyToolDefinition,
   type RequirementFailure,
   type SessionOptions,
-} from "@grok-tools/runtime";
+} from "../src/index.js";
 
 const TextOutput = Type.Object({ type: Type.Literal("Text"), text: Type.String() });
 

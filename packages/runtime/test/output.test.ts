@@ -17,7 +17,7 @@ import {
   validateStreamChunkSize,
   validateToolOutput,
   type Session,
-} from "@grok-tools/runtime";
+} from "../src/index.js";
 import { counterTool, makeSession, readTool, tempDirs } from "./fixtures.js";
 
 describe("truncation settings (§8.4)", () => {

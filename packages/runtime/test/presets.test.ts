@@ -2,7 +2,7 @@
  * Behaviour presets and per-tool versions (spec §3.5): resolution order, preset differences,
  * the exact error and warning texts, and contract_version in ToolInfo and ExecutionMetadata.
  */
-import { DEFAULT_VERSION_CATALOG, describeTool, resolveContractVersion, type Session, type VersionCatalog } from "@grok-tools/runtime";
+import { DEFAULT_VERSION_CATALOG, describeTool, resolveContractVersion, type Session, type VersionCatalog } from "../src/index.js";
 import { makeSession, tempDirs } from "./fixtures.js";
 
 const ALL = [

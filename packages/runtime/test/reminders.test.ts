@@ -2,7 +2,7 @@
  * System reminders (spec §6): wrapping and appending, the switch (finalize flag, concise tools,
  * SetSystemReminders), the TodoNudge cadence and its persisted counters, tool-declared reminders.
  */
-import { ToolRegistry, Type, defineNamespace, defineReminder, defineTool, formatWithReminders, wrapReminder, type Session } from "@grok-tools/runtime";
+import { ToolRegistry, Type, defineNamespace, defineReminder, defineTool, formatWithReminders, wrapReminder, type Session } from "../src/index.js";
 import { concise, grokBuild, hashline, makeSession, tempDirs } from "./fixtures.js";
 
 const NUDGE =

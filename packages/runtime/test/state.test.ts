@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { STATE_FILE_NAME, STATE_SCHEMA_VERSION, defineResource, type Session } from "@grok-tools/runtime";
+import { STATE_FILE_NAME, STATE_SCHEMA_VERSION, defineResource, type Session } from "../src/index.js";
 import { BASH_BUNDLE, makeSession, tempDirs } from "./fixtures.js";
 
 let dirs: Awaited<ReturnType<typeof tempDirs>>;

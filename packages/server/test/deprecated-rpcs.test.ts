@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Metadata, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
+import { Metadata, status as GrpcStatus, type handleUnaryCall } from "@grpc/grpc-js";
 import { Session, ToolRegistry, Type, defineNamespace, defineTool, parseAgentDefinition, silentLogger } from "@grok-tools/runtime";
 import { createDeprecatedHandlers } from "../src/grpc/deprecated-rpcs.js";
 
@@ -37,9 +37,9 @@ afterEach(async () => {
 });
 
 /** Calls a unary handler and resolves with its response or rejects with its status error. */
-function call<Req, Res>(fn: (call: never, callback: (error: ServiceError | null, value?: Res) => void) => void, request: Req): Promise<Res> {
+function call<Req, Res>(fn: handleUnaryCall<Req, Res>, request: Req): Promise<Res> {
   return new Promise((resolve, reject) => {
-    fn({ request, metadata: new Metadata() } as never, (error, value) => (error ? reject(error) : resolve(value as Res)));
+    fn({ request, metadata: new Metadata() } as never, (error, value) => (error ? reject(error as Error) : resolve(value as Res)));
   });
 }
 

@@ -13,7 +13,7 @@ import type { TruncationSettings } from "../output/truncation-settings.js";
 import { parseJsonLikeSerde } from "../validation/serde-json-error.js";
 import { CURRENT_VERSION, DEFAULT_VERSION_CATALOG, resolveContractVersion, type VersionCatalog } from "./behavior-presets.js";
 import type { ConfigViolation, FinalizeInput, FinalizeOutcome, FinalizedTool, VersionWarningInfo } from "./finalize-types.js";
-import { FinalizedToolset, buildKindParamMaps } from "./finalized-toolset.js";
+import { FinalizedToolset } from "./finalized-toolset.js";
 import { renderTemplate, stripTemplateMarkers, substitutePlaceholders, type PlaceholderValues } from "./template-renderer.js";
 
 /** `GROK_MAX_WAIT_BLOCK_MS`: the wait cap used in `{max_wait_ms}`. */

@@ -248,7 +248,9 @@ export class Session implements SessionHandle {
     const input: FinalizeInput = request.tools.length === 0 && this.pending.enabled.length > 0 ? { ...request, tools: this.pending.toEntries() } : request;
     const truncation = input.truncation ? new TruncationSettings(input.truncation) : this.#truncation;
     const forceRemindersOff = input.tools.some((t) => t.id.startsWith("GrokBuildConcise:"));
-    const remindersEnabled = forceRemindersOff ? false : (input.systemRemindersEnabled ?? this.#systemRemindersEnabled);
+    // On when the request or a SetSystemReminders before finalize turned it on (the proto's
+    // flag is a plain bool, so an unset flag reads as false); off with any GrokBuildConcise tool.
+    const remindersEnabled = !forceRemindersOff && (input.systemRemindersEnabled === true || this.#systemRemindersEnabled);
     const initial = parseInitialState(input.initialToolStateJson);
     if (!initial.ok) return { ok: false, message: `(global): initial_tool_state_json; ${initial.message}`, violations: [initial.violation] };
 

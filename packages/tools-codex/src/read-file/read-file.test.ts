@@ -187,7 +187,7 @@ describe("the tool", () => {
     ]);
     const folder = await call({ file_path: dir });
     expect(folder.ok ? "" : folder.error.message).toBe(`Failed to read file: ${dir}, IO Error: Is a directory (os error 21)`);
-    const outside = await call({ file_path: "/etc/hostname" });
+    const outside = await call({ file_path: "/etc/passwd" });
     expect(outside.ok ? undefined : outside.error.code).toBe(ErrorCode.PERMISSION_DENIED);
   });
 });

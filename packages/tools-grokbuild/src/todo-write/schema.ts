@@ -15,7 +15,7 @@ export const TodoUpdate = Type.Object({
   status: Type.Optional(
     Type.Unsafe<TodoStatus | null>({
       description: "The status of the todo item: pending, in_progress, completed, or cancelled",
-      anyOf: [{ type: "string", enum: [...TODO_STATUSES] }, { type: "null" }],
+      anyOf: [...TODO_STATUSES.map((status) => ({ type: "string", const: status })), { type: "null" }],
     }),
   ),
 });
