@@ -21,7 +21,7 @@ describe("before finalize", () => {
   it("enables and disables tools by fq id or unambiguous id", () => {
     expect(session.enableTool("grep")).toEqual({ success: true, message: "Tool GrokBuild:grep enabled" });
     expect(session.enableTool("GrokBuild:grep")).toEqual({ success: true, message: "Tool GrokBuild:grep is already enabled" });
-    expect(session.enableTool("read_file")).toEqual({ success: false, message: "Tool not found: read_file" });
+    expect(session.enableTool("read_file")).toEqual({ success: false, message: "Tool name read_file is ambiguous: GrokBuild:read_file, GrokBuildConcise:read_file. Use the fully-qualified id." });
     expect(session.enableTool("GrokBuildConcise:read_file").success).toBe(true);
     expect(describeTools(session).filter((t) => t.enabled).map((t) => t.name)).toEqual(["GrokBuild:grep", "GrokBuildConcise:read_file"]);
     expect(session.disableTool("grep")).toEqual({ success: true, message: "Tool GrokBuild:grep disabled" });
@@ -109,6 +109,7 @@ describe("after finalize", () => {
     const r = await session.execute({ toolName: "run_terminal_cmd", inputJson: '{"command":"ls"}' });
     expect(r.ok && r.promptText).toBe("ran ls (bg=false, timeout=30, version=current)");
     expect((await session.snapshotState()).params).toEqual({ "grok_build.Bash": { enabled_background: true, auto_background_on_timeout: false, timeout_secs: 30 } });
+    expect(JSON.parse(describeTools(session)[0]!.currentOptionsJson!)).toEqual({ enabled_background: true, auto_background_on_timeout: false, timeout_secs: 30 });
     expect(session.setToolOptions("run_terminal_cmd", '{"enabled_background":false,"auto_background_on_timeout":true}')).toMatchObject({ success: false, message: "auto_background_on_timeout requires enabled_background to be true" });
     expect(session.resetToolOptions("run_terminal_cmd").effectiveOptionsJson).toBe('{"enabled_background":true,"auto_background_on_timeout":false,"timeout_secs":null}');
     expect(session.getToolOptions("Read")).toMatchObject({ toolName: "Read", effectiveOptionsJson: "{}" });

@@ -6,7 +6,7 @@
 import { ErrorCode, HOST_TEMPLATE_FLAGS, describeTool, describeTools, renderTemplate, renderTemplateStrict, stripTemplateMarkers, type Session } from "../src/index.js";
 import { BASH_BUNDLE, makeSession, tempDirs } from "./fixtures.js";
 
-const ctx = { tools: { by_kind: { read: "Read", edit: "Edit" } }, params: { edit: { old_string: "find" } }, ...HOST_TEMPLATE_FLAGS, system_reminders_enabled: false };
+const ctx = { nothing: null, tools: { by_kind: { read: "Read", edit: "Edit" } }, params: { edit: { old_string: "find" } }, ...HOST_TEMPLATE_FLAGS, system_reminders_enabled: false };
 
 describe("template renderer (MiniJinja behaviour)", () => {
   it.each([
@@ -26,6 +26,7 @@ describe("template renderer (MiniJinja behaviour)", () => {
     ["${% if has_unix_utilities %}unix${% else %}windows${% endif %}", process.platform === "win32" ? "windows" : "unix"],
     ["${% if system_reminders_enabled %}notified${% else %}poll${% endif %}", "poll"],
     ["no markers\n", "no markers\n"],
+    ["null prints ${{ nothing }}, undefined prints [${{ missing }}]", "null prints none, undefined prints []"],
   ])("%j → %j", (template, expected) => {
     expect(renderTemplate(template, ctx)).toBe(expected);
   });

@@ -16,7 +16,11 @@ import {
   truncateUtf8,
   validateStreamChunkSize,
   validateToolOutput,
-  type Session,
+  Session,
+  ToolRegistry,
+  Type,
+  defineNamespace,
+  defineTool,
 } from "../src/index.js";
 import { counterTool, makeSession, readTool, tempDirs } from "./fixtures.js";
 
@@ -105,6 +109,38 @@ describe("execution metadata and shaping", () => {
       ["default", ["type", "content", "raw"]],
       ["concise", ["type", "content"]],
     ]);
+  });
+});
+
+describe("output fields of union outputs", () => {
+  it("lists the fields of every variant once, with their types", async () => {
+    const union = defineTool({
+      id: "union",
+      kind: "other",
+      description: "u",
+      input: Type.Object({}),
+      output: Type.Union([
+        Type.Object({ type: Type.Literal("A"), count: Type.Integer({ description: "How many." }) }),
+        Type.Object({ type: Type.Literal("B"), items: Type.Array(Type.String()), note: Type.Optional(Type.Union([Type.String(), Type.Null()])) }),
+      ]),
+      async execute() {
+        return { output: { type: "A" as const, count: 1 }, promptText: "" };
+      },
+    });
+    const dirs = await tempDirs();
+    const s = new Session({ registry: ToolRegistry.of([defineNamespace({ name: "U", apiVersion: 1, tools: [union] })]), workspace: dirs.workspace, stateDir: dirs.stateDir, validateOutputs: true });
+    await s.finalize({ tools: [{ id: "U:union" }] });
+    const info = describeTool(s, "union")!;
+    expect(info.outputFields.map((f) => [f.name, f.jsonType, f.description])).toEqual([
+      ["type", "string", ""],
+      ["count", "number", "How many."],
+      ["items", "array", ""],
+      ["note", "string", ""],
+    ]);
+    expect(validateToolOutput(union, { type: "B", items: ["x"], note: null })).toEqual([]);
+    expect((await s.execute({ toolName: "union", inputJson: "{}" })).ok).toBe(true);
+    await s.close();
+    await dirs.cleanup();
   });
 });
 

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Session, ToolRegistry, describeTools, isNamespace } from "@grok-tools/runtime";
+import { APPLY_PATCH_DESCRIPTION } from "./apply-patch/description.js";
 import codexDefault, { applyPatch, codex, grepFiles, listDir, readFile } from "./index.js";
 
 const dirs: string[] = [];
@@ -40,7 +41,10 @@ describe("Codex namespace", () => {
       "Reads a local file with 1-indexed line numbers, supporting slice and indentation-aware block modes.",
     );
     expect(byName.get("list_dir")?.description).toBe("Lists entries in a local directory with 1-indexed entry numbers and simple type labels.");
-    expect(byName.get("apply_patch")?.description.startsWith("Use this tool to edit files.\n")).toBe(true);
+    // What a model sees of each tool's input: a visible diff on any change.
+    expect(Object.fromEntries(described.map((t) => [t.name, JSON.parse(t.inputSchemaJson) as unknown]))).toMatchSnapshot();
+    // Byte-identical to the reference after finalize (no placeholder touches the grammar's braces).
+    expect(byName.get("apply_patch")?.description).toBe(APPLY_PATCH_DESCRIPTION);
     await session.close();
   });
 });

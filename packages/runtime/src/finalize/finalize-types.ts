@@ -10,19 +10,28 @@ export interface ToolConfigInput {
   id: string;
   /** Present-but-empty counts as present (and fails to parse), as in the reference. */
   paramsJson?: string;
+  /** Must satisfy the tool id grammar; `""` is rejected (spec §13.16). */
   nameOverride?: string;
+  /** canonical → client parameter names; an empty map means none. */
   paramsNameOverrides?: Record<string, string>;
+  /** Present (even `""`) means an override: only managed tools accept one. */
   behaviorVersion?: string;
+  /** Replaces the built-in description; still rendered as a template. */
   descriptionOverride?: string;
 }
 
 /** A `FinalizeToolServerConfigRequest`. */
 export interface FinalizeInput {
+  /** The tools in config order; empty means "use the pending pre-finalize config" when there is one. */
   tools: ToolConfigInput[];
+  /** Absent or `""` means `current`. */
   behaviorPreset?: string;
   truncation?: TruncationConfigInput;
+  /** Reminders are on when this or a SetSystemReminders(true) before finalize says so. */
   systemRemindersEnabled?: boolean;
+  /** `{"params":{...},"state":{...}}`; only `state` entries are applied (see Session.finalize). */
   initialToolStateJson?: string;
+  /** Names the session's state folder. */
   sessionId?: string;
 }
 

@@ -28,14 +28,23 @@ const environment = new nunjucks.Environment(null, {
 // nunjucks compiles `a.b` to `runtime.memberLookup(a, "b")`. While one of our renders runs
 // (renders are synchronous), a lookup on undefined or null throws, as MiniJinja's does.
 // Outside our renders the original behaviour is kept for any other nunjucks user.
+// Likewise a printed null reads `none`, as MiniJinja prints it (nunjucks prints nothing).
 let strictLookups = 0;
-const runtime = (nunjucks as unknown as { runtime: { memberLookup: (obj: unknown, key: unknown) => unknown } }).runtime;
+interface NunjucksRuntime {
+  memberLookup: (obj: unknown, key: unknown) => unknown;
+  suppressValue: (value: unknown, autoescape: boolean) => unknown;
+}
+const runtime = (nunjucks as unknown as { runtime: NunjucksRuntime }).runtime;
 const originalMemberLookup = runtime.memberLookup;
+const originalSuppressValue = runtime.suppressValue;
 runtime.memberLookup = function strictMemberLookup(this: unknown, obj: unknown, key: unknown): unknown {
   if (strictLookups > 0 && (obj === undefined || obj === null)) {
     throw new TemplateRenderError(`undefined value has no attribute ${String(key)}`);
   }
   return originalMemberLookup.call(this, obj, key);
+};
+runtime.suppressValue = function minijinjaSuppressValue(this: unknown, value: unknown, autoescape: boolean): unknown {
+  return originalSuppressValue.call(this, strictLookups > 0 && value === null ? "none" : value, autoescape);
 };
 
 /** A template that could not be rendered (syntax error, attribute of an undefined value). */

@@ -3,13 +3,15 @@
  * rename, folder fsync), keeping the mode of the file it replaces and writing through in-root symlinks.
  */
 import { constants } from "node:fs";
-import { mkdir, open, rename, rm } from "node:fs/promises";
+import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
 import { assertInsideRoots, realPathOfHandle, resolveForCreate, type FsScope } from "./confinement.js";
 import { errnoCode, errnoError, openConfined } from "./safe-read.js";
+import type { FileReadTracker } from "./read-tracker.js";
+import type { PATH_LOCKS } from "./path-lock.js";
 
 /** Outcome of {@link writeFileConfined}. */
 export interface WriteResult {
@@ -22,13 +24,14 @@ export interface WriteResult {
 /**
  * Writes `content` to `absPath` inside the session roots. An existing file keeps its mode; a symlink
  * inside the roots is written through (the link stays a link); a file with several hard links is
- * refused, since replacing it would silently split the links.
+ * refused, since replacing it would silently split the links. With `tracker`, the write is recorded
+ * in the session's read tracker. Callers serialize edits of one file with {@link PATH_LOCKS}.
  */
 export async function writeFileConfined(
   scope: FsScope,
   absPath: string,
   content: string | Uint8Array,
-  options: { displayPath?: string; mode?: number } = {},
+  options: { displayPath?: string; mode?: number; tracker?: FileReadTracker } = {},
 ): Promise<WriteResult> {
   const displayPath = options.displayPath ?? absPath;
   let existing: { realPath: string; mode: number } | undefined;
@@ -57,6 +60,8 @@ export async function writeFileConfined(
     const realTemp = await realPathOfHandle(tempHandle, tempPath);
     await assertInsideRoots(scope, path.join(path.dirname(realTemp), path.basename(target)), displayPath);
   });
+  // Our own write: record it so that the next edit of this file needs no re-read (decision D2).
+  options.tracker?.recordWrite(target, content, await stat(target));
   return { realPath: target, created: existing === undefined };
 }
 

@@ -207,6 +207,12 @@ describe("atomic writer", () => {
     await expect(stat(path.join(outside, "nothere.txt"))).rejects.toThrow();
     expect(await resolveForCreate(path.join(ws, "out", "n", "m.txt"))).toBe(path.join(outside, "n", "m.txt"));
   });
+  test("records its own write in the read tracker", async () => {
+    const tracker = readTracker({ resources: new ResourceStore() });
+    const result = await writeFileConfined(scope, path.join(ws, "a.txt"), "v2", { tracker });
+    expect(tracker.get(result.realPath)?.size).toBe(2);
+    expect(() => tracker.checkBeforeEdit(result.realPath, Buffer.from("v2"))).not.toThrow();
+  });
   test("leaves no temp files behind", async () => {
     await writeFileConfined(scope, path.join(ws, "a.txt"), "1");
     const { readdir } = await import("node:fs/promises");

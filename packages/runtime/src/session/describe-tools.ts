@@ -59,7 +59,7 @@ export function describeTools(session: Session, options: DescribeOptions = {}): 
   const includeSchemas = options.includeSchemas ?? true;
   const toolset = session.toolset;
   const all = toolset
-    ? toolset.tools.map((tool) => describeFinalized(tool, session.runtimeVersion, includeSchemas))
+    ? toolset.tools.map((tool) => describeFinalized(tool, session.currentParams(tool.definition, tool.params), session.runtimeVersion, includeSchemas))
     : session.registry.list().map((r) => ({ ...describeRegistered(r.fqId, r.namespace, r.definition, session.runtimeVersion, includeSchemas), enabled: session.pending.isEnabled(r.fqId) }));
   return all.filter((d) => (options.category === undefined || d.category === options.category) && (toolset === undefined || d.enabled || options.includeDisabled));
 }
@@ -69,7 +69,7 @@ export function describeTool(session: Session, name: string): ToolDescriptor | u
   const toolset = session.toolset;
   if (toolset) {
     const tool = toolset.byClientName(name) ?? toolset.byFqId(name);
-    return tool ? describeFinalized(tool, session.runtimeVersion, true) : undefined;
+    return tool ? describeFinalized(tool, session.currentParams(tool.definition, tool.params), session.runtimeVersion, true) : undefined;
   }
   const registered = session.registry.get(name) ?? session.registry.list().find((r) => r.definition.id === name);
   return registered ? { ...describeRegistered(registered.fqId, registered.namespace, registered.definition, session.runtimeVersion, true), enabled: session.pending.isEnabled(registered.fqId) } : undefined;
@@ -100,10 +100,11 @@ function defaultDescription(def: AnyToolDefinition): string {
   }
 }
 
-function describeFinalized(tool: FinalizedTool, runtimeVersion: string, includeSchemas: boolean): ToolDescriptor {
+/** `params` are the tool's current params (SetToolOptions may have changed them after finalize). */
+function describeFinalized(tool: FinalizedTool, params: unknown, runtimeVersion: string, includeSchemas: boolean): ToolDescriptor {
   const def = tool.definition;
   return {
-    ...common(def, runtimeVersion, includeSchemas, tool.params),
+    ...common(def, runtimeVersion, includeSchemas, params),
     name: tool.clientName,
     displayName: tool.clientName,
     description: tool.description,
@@ -111,7 +112,7 @@ function describeFinalized(tool: FinalizedTool, runtimeVersion: string, includeS
     enabled: true,
     contractVersion: tool.contractVersion,
     namespace: tool.namespace,
-    ...(def.params ? { currentOptionsJson: JSON.stringify(tool.params) } : {}),
+    ...(def.params ? { currentOptionsJson: JSON.stringify(params) } : {}),
   };
 }
 
@@ -171,6 +172,12 @@ function outputFields(def: AnyToolDefinition): OutputFieldDescriptor[] {
 }
 
 function jsonTypeOf(schema: Record<string, unknown>): string {
+  const alternatives = (schema.anyOf ?? schema.oneOf) as Record<string, unknown>[] | undefined;
+  if (Array.isArray(alternatives)) {
+    const nonNull = alternatives.filter((a) => a.type !== "null");
+    const types = new Set(nonNull.map(jsonTypeOf));
+    return types.size === 1 ? [...types][0]! : "object";
+  }
   const type = Array.isArray(schema.type) ? (schema.type as string[]).find((t) => t !== "null") : schema.type;
   if (type === "integer") return "number";
   if (typeof type === "string") return type;

@@ -61,6 +61,13 @@ export class PreFinalizeConfig {
     return resolveRegisteredTool(this.#registry, name);
   }
 
+  /** Why {@link resolve} found nothing: unknown, or an unqualified id several namespaces share. */
+  notFoundMessage(name: string): string {
+    const matches = this.#registry.list().filter((r) => r.definition.id === name);
+    if (matches.length > 1) return `Tool name ${name} is ambiguous: ${matches.map((m) => m.fqId).join(", ")}. Use the fully-qualified id.`;
+    return `Tool not found: ${name}`;
+  }
+
   /** Enabled fq ids, in enable order. */
   get enabled(): readonly string[] {
     return this.#enabled;

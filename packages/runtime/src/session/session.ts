@@ -356,7 +356,7 @@ export class Session implements SessionHandle {
   enableTool(name: string): ConfigChangeResult {
     this.#assertNotFinalized("EnableTool");
     const registered = this.pending.resolve(name);
-    if (!registered) return { success: false, message: `Tool not found: ${name}` };
+    if (!registered) return { success: false, message: this.pending.notFoundMessage(name) };
     const added = this.pending.enable(registered.fqId);
     return { success: true, message: added ? `Tool ${registered.fqId} enabled` : `Tool ${registered.fqId} is already enabled` };
   }
@@ -365,7 +365,7 @@ export class Session implements SessionHandle {
   disableTool(name: string): ConfigChangeResult {
     this.#assertNotFinalized("DisableTool");
     const registered = this.pending.resolve(name);
-    if (!registered) return { success: false, message: `Tool not found: ${name}` };
+    if (!registered) return { success: false, message: this.pending.notFoundMessage(name) };
     const removed = this.pending.disable(registered.fqId);
     return { success: true, message: removed ? `Tool ${registered.fqId} disabled` : `Tool ${registered.fqId} is not enabled` };
   }
@@ -373,7 +373,8 @@ export class Session implements SessionHandle {
   /**
    * SetToolOptions: merges `optionsJson` into the tool's configured options (or replaces them
    * with `replace`), validated against the params schema. Before finalize it shapes the pending
-   * config; after finalize it rewrites the tool's params resource, which later calls read.
+   * config; after finalize it rewrites the tool's params resource, which later calls read
+   * (descriptions, schemas and requirements checked at finalize stay as they were).
    */
   setToolOptions(name: string, optionsJson: string, replace = false): ToolOptionsChangeResult {
     const target = this.#optionsTarget(name);
@@ -412,7 +413,7 @@ export class Session implements SessionHandle {
   setToolOverride(name: string, toolNameForModel: string, paramNameOverrides: Readonly<Record<string, string>> = {}): ConfigChangeResult {
     this.#assertNotFinalized("SetToolOverride");
     const registered = this.pending.resolve(name);
-    if (!registered) return { success: false, message: `Tool not found: ${name}` };
+    if (!registered) return { success: false, message: this.pending.notFoundMessage(name) };
     const entries = Object.entries(paramNameOverrides);
     const unsafe = entries.find(([canonical, client]) => !isSafeKey(canonical) || !isSafeKey(client) || client === "");
     if (unsafe) return { success: false, message: `invalid parameter name override ${JSON.stringify(unsafe[0])} -> ${JSON.stringify(unsafe[1])}` };
@@ -424,7 +425,7 @@ export class Session implements SessionHandle {
   clearToolOverride(name: string): ConfigChangeResult {
     this.#assertNotFinalized("ClearToolOverride");
     const registered = this.pending.resolve(name);
-    if (!registered) return { success: false, message: `Tool not found: ${name}` };
+    if (!registered) return { success: false, message: this.pending.notFoundMessage(name) };
     const cleared = this.pending.clearOverride(registered.fqId);
     return { success: true, message: cleared ? `Overrides cleared for ${registered.fqId}` : `No overrides set for ${registered.fqId}` };
   }
@@ -555,7 +556,7 @@ export class Session implements SessionHandle {
       return { ok: true, name: tool.clientName, fqId: tool.fqId, def: tool.definition, configured, effective: this.currentParams(tool.definition, tool.params), finalized: true };
     }
     const registered = this.pending.resolve(name);
-    if (!registered) return { ok: false, message: `Tool not found: ${name}` };
+    if (!registered) return { ok: false, message: this.pending.notFoundMessage(name) };
     const configured = this.pending.configuredOptions(registered.fqId);
     const defaults = (registered.definition.params?.defaults ?? {}) as Record<string, unknown>;
     return { ok: true, name: registered.fqId, fqId: registered.fqId, def: registered.definition, configured, effective: { ...defaults, ...configured }, finalized: false };

@@ -241,6 +241,8 @@ export class TaskManager {
   readonly #evictions = new Map<string, NodeJS.Timeout>();
   readonly #completionListeners = new Set<(snapshot: TaskSnapshot) => void>();
   #disposed = false;
+  /** Spawns in flight, counted against the limit. */
+  #starting = 0;
 
   constructor(options: ManagerOptions = {}) {
     this.#log = options.log ?? silentLogger;
@@ -370,13 +372,14 @@ export class TaskManager {
 
   async #spawn(id: string, spec: CommandSpec, background: boolean): Promise<ProcessTask> {
     if (this.#disposed) throw new ToolError(ErrorCode.EXECUTION_FAILED, "Terminal error: the session is closing");
-    if (this.runningCount >= this.#maxRunning) {
+    if (this.runningCount + this.#starting >= this.#maxRunning) {
       throw new ToolError(ErrorCode.EXECUTION_FAILED, `Terminal error: too many commands running in this session (limit ${this.#maxRunning})`, {
         suggestion: "Wait for running background tasks to finish or kill some before starting more.",
         retryable: true,
       });
     }
-    let task: ProcessTask | undefined;
+    const holder: { task?: ProcessTask } = {};
+    this.#starting++;
     const process = await RunningProcess.start({
       command: spec.command,
       cwd: spec.cwd,
@@ -387,9 +390,10 @@ export class TaskManager {
       ...(spec.shell ? { shell: spec.shell } : {}),
       ...(spec.logCapBytes !== undefined ? { logCapBytes: spec.logCapBytes } : {}),
       ...(spec.outputKillBytes !== undefined ? { outputKillBytes: spec.outputKillBytes } : {}),
-      onOutputLimit: () => void task?.kill("output_limit"),
-    });
-    task = new ProcessTask(id, spec, process, background);
+      onOutputLimit: () => void holder.task?.kill("output_limit"),
+    }).finally(() => this.#starting--);
+    const task = new ProcessTask(id, spec, process, background);
+    holder.task = task;
     if (spec.notify && !background) {
       spec.notify({ type: "BashOutputChunk", tool_call_id: spec.toolCallId, command: spec.displayCommand ?? spec.command, output: "", total_bytes: 0, truncated: false, cwd: spec.cwd });
     }

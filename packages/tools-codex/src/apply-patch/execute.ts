@@ -5,7 +5,6 @@
  * tracker (D2), so a following edit needs no re-read.
  */
 import { unlink } from "node:fs/promises";
-import path from "node:path";
 import {
   ErrorCode,
   PATH_LOCKS,
@@ -21,6 +20,7 @@ import {
 } from "@grok-tools/runtime";
 import { confinedTarget } from "../shared/file-access.js";
 import { fsErrorText } from "../shared/io-error.js";
+import { joinLikeRust } from "../shared/rust-path.js";
 import { decodeLossy } from "../shared/rust-text.js";
 import { deriveNewContents } from "./apply.js";
 import { formatSummary } from "./format.js";
@@ -33,12 +33,6 @@ type FileChange =
   | { kind: "delete"; path: string; original: Buffer }
   | { kind: "update"; path: string; original: Buffer; newContent: string }
   | { kind: "move"; path: string; realPath: string; dest: string; original: Buffer; newContent: string };
-
-/** Joins a patch path onto the working directory like Rust's `Path::join` (an absolute path wins; no normalizing). */
-export function joinOntoCwd(cwd: string, patchPath: string): string {
-  if (path.isAbsolute(patchPath)) return patchPath;
-  return cwd.endsWith("/") ? `${cwd}${patchPath}` : `${cwd}/${patchPath}`;
-}
 
 /** The ToolError for a file that could not be read, coded by its cause. */
 function readFailure(prefix: string, filePath: string, error: unknown): ToolError {
@@ -74,7 +68,7 @@ async function readOrFail(ctx: ToolContext, prefix: string, filePath: string): P
 async function computeChanges(ctx: ToolContext, hunks: readonly Hunk[]): Promise<FileChange[]> {
   const changes: FileChange[] = [];
   for (const hunk of hunks) {
-    const resolved = joinOntoCwd(ctx.cwd, hunk.path);
+    const resolved = joinLikeRust(ctx.cwd, hunk.path);
     if (hunk.kind === "add") {
       await confinedTarget(ctx.session, resolved);
       changes.push({ kind: "add", path: resolved, content: hunk.contents });
@@ -96,7 +90,7 @@ async function computeChanges(ctx: ToolContext, hunks: readonly Hunk[]): Promise
       if (hunk.movePath === undefined) {
         changes.push({ kind: "update", path: resolved, original, newContent });
       } else {
-        const dest = joinOntoCwd(ctx.cwd, hunk.movePath);
+        const dest = joinLikeRust(ctx.cwd, hunk.movePath);
         await confinedTarget(ctx.session, dest);
         changes.push({ kind: "move", path: resolved, realPath, dest, original, newContent });
       }
@@ -200,7 +194,7 @@ async function lockKeys(ctx: ToolContext, hunks: readonly Hunk[]): Promise<strin
   const keys = new Set<string>();
   for (const hunk of hunks) {
     for (const name of hunk.kind === "update" && hunk.movePath !== undefined ? [hunk.path, hunk.movePath] : [hunk.path]) {
-      keys.add(await confinedTarget(ctx.session, joinOntoCwd(ctx.cwd, name)));
+      keys.add(await confinedTarget(ctx.session, joinLikeRust(ctx.cwd, name)));
     }
   }
   return [...keys].sort();

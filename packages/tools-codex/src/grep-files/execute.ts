@@ -3,10 +3,10 @@
  * its outcome (failures become ToolErrors with the reference's texts, decision D1).
  */
 import { stat } from "node:fs/promises";
-import path from "node:path";
 import { ErrorCode, ToolError, errnoCode, type ToolContext, type ToolResult } from "@grok-tools/runtime";
 import { confinedTarget } from "../shared/file-access.js";
 import { rustIoErrorText } from "../shared/io-error.js";
+import { joinLikeRust } from "../shared/rust-path.js";
 import { decodeLossy, trimRust } from "../shared/rust-text.js";
 import { parseResults, ripgrepArgs, runRipgrep } from "./ripgrep.js";
 import type { CodexGrepFilesInput, CodexGrepFilesOutput } from "./schema.js";
@@ -25,7 +25,7 @@ export async function executeGrepFiles(input: CodexGrepFilesInput, ctx: ToolCont
   const limit = Math.min(requested, MAX_LIMIT_FILES);
 
   const given = input.path ?? "";
-  const searchPath = given === "" ? ctx.cwd : path.isAbsolute(given) ? given : path.join(ctx.cwd, given);
+  const searchPath = given === "" ? ctx.cwd : joinLikeRust(ctx.cwd, given);
   await confinedTarget(ctx.session, searchPath);
   try {
     await stat(searchPath);

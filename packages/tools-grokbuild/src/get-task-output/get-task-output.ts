@@ -21,8 +21,8 @@ export function normalizeTaskOutputInput(raw: Record<string, unknown>): Record<s
 
 /** Output fields advertised by the task-output tools. */
 export const TASK_OUTPUT_FIELDS = {
-  Result: { description: "One task's status and output.", potentiallyLarge: true },
-  MultiResult: { description: "Several tasks' status and output.", potentiallyLarge: true },
+  Result: { description: "One task's status and output." },
+  MultiResult: { description: "Several tasks' status and output." },
 };
 
 /** `GrokBuild:get_task_output`. */

@@ -45,14 +45,14 @@ export type RipgrepRun =
   | { kind: "spawn_error"; message: string };
 
 /** Largest prefix length of `bytes` that does not end inside a UTF-8 sequence. */
-function utf8BoundaryLength(bytes: Buffer): number {
-  let end = bytes.length;
-  let back = 0;
-  while (back < 4 && end - back - 1 >= 0 && (bytes[end - back - 1]! & 0xc0) === 0x80) back++;
-  const lead = bytes[end - back - 1];
-  if (lead === undefined || lead < 0xc0) return end;
-  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
-  return back + 1 >= need ? end : end - back - 1;
+export function utf8BoundaryLength(bytes: Buffer): number {
+  // Walk back over continuation bytes to the lead byte of the last sequence.
+  let lead = bytes.length - 1;
+  while (lead >= 0 && (bytes[lead]! & 0xc0) === 0x80) lead--;
+  if (lead < 0) return 0;
+  const first = bytes[lead]!;
+  const size = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+  return lead + size <= bytes.length ? bytes.length : lead;
 }
 
 /** Runs `rg args` and reads at most `maxLines` complete lines of stdout. */

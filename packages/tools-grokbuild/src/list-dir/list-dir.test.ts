@@ -104,3 +104,29 @@ test("empty folders: current keeps the header line, legacy says no children foun
   expect(await run({ target_directory: "." }).then((r) => r.ok && r.promptText)).toBe(`- ${dir}/\n`);
   expect(await run({ target_directory: "." }, {}, "legacy-0.4.10").then((r) => r.ok && r.promptText)).toBe(`- ${dir}/\n  no children found`);
 });
+
+test("oversized siblings stay collapsed while small ones expand, in order and within budget", async () => {
+  const spec: Record<string, string> = { "bbb_small/s1.rs": "", "ddd_small/s2.rs": "" };
+  for (let i = 0; i < 50; i++) {
+    spec[`aaa_big/f${i}.rs`] = "";
+    spec[`ccc_big/g${i}.rs`] = "";
+  }
+  await files(spec);
+  const { tree, truncated } = await buildTree(dir, true);
+  const body = budgetExpand(tree, 300, truncated, "NOTICE");
+  expect(body).toBe(
+    "  - aaa_big/\n    [50 files in subtree: 50 *.rs]\n  - bbb_small/\n    - s1.rs\n  - ccc_big/\n    [50 files in subtree: 50 *.rs]\n  - ddd_small/\n    - s2.rs\n",
+  );
+  expect(Buffer.byteLength(body)).toBeLessThanOrEqual(300);
+});
+
+test("the walk cap keeps every depth-1 entry and appends the cutoff note", async () => {
+  const spec: Record<string, string> = { "zzz/late.rs": "" };
+  for (let i = 0; i < 30; i++) spec[`aaa/f${i}.rs`] = "";
+  await files(spec);
+  const { tree, truncated } = await buildTree(dir, true, undefined, 5);
+  expect(truncated).toBe(true);
+  const body = budgetExpand(tree, 10_000, truncated, "NOTICE");
+  expect(body).toContain("  - zzz/\n");
+  expect(body.endsWith("\nNote: there are more than 100000 items in the directory, so not all files may be shown.\n")).toBe(true);
+});

@@ -19,6 +19,7 @@ import {
 } from "@grok-tools/runtime";
 import { appendReminder, cursorRuleReminderForRead } from "./cursor-rules.js";
 import { imageMimeType, isBinary, isPdf } from "./file-kind.js";
+import { compressImageForConversation } from "./image-compress.js";
 import { formatFileContent, formatImageContent, formatPdfPageImages } from "./format.js";
 import { GITIGNORE_POLICY, isGitignored } from "./gitignore.js";
 import { renderIoError } from "./io-error.js";
@@ -30,8 +31,6 @@ import { MAX_PDF_BYTES, PDF_PROCESS_TIMEOUT_MS, PdfReadError, extractPdfText, nu
 
 /** Token cap of one read (bytes / 4 of the formatted content). */
 export const MAX_NUM_TOKENS = 25_000;
-/** Largest base64 payload of an embedded image (the reference's conversation cap). */
-export const MAX_IMAGE_PAYLOAD_BYTES = 768 * 1024;
 
 /** A successful read: the output and its prompt text. */
 export interface ReadFileRun {
@@ -97,14 +96,14 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
 
   const mime = imageMimeType(bytes);
   if (mime !== undefined) {
-    const data = bytes.toString("base64");
-    if (data.length > MAX_IMAGE_PAYLOAD_BYTES) {
-      throw fail("ImageSizeError", ErrorCode.INVALID_INPUT, `Could not embed image in conversation: compressed image still exceeds the ${MAX_IMAGE_PAYLOAD_BYTES}-byte conversation payload cap`, {
-        suggestion: "Resize or compress the image (for example with a shell command), then read the smaller copy.",
+    const compressed = await compressImageForConversation(bytes, mime);
+    if (!compressed.ok) {
+      throw fail("ImageSizeError", ErrorCode.INVALID_INPUT, `Could not embed image in conversation: ${compressed.reason}`, {
+        suggestion: "Convert or shrink the image (for example with a shell command), then read the copy.",
         filePath: canonical,
       });
     }
-    const image: ImageContent = { data, mime_type: mime };
+    const image: ImageContent = { data: compressed.data.toString("base64"), mime_type: compressed.mimeType };
     tracker.recordRead(canonical, bytes, read.stat);
     return { output: { type: "ReadFile", ImageContent: image }, promptText: formatImageContent(image) };
   }

@@ -220,12 +220,43 @@ describe("read_file through a session", () => {
     const legacy = mapReadError(Object.assign(new Error("EACCES"), { code: "EACCES" }), { legacy: true, display: "/w/x", canonical: "/real/x", ctx });
     expect({ code: legacy.code, message: legacy.message }).toEqual({ code: ErrorCode.PERMISSION_DENIED, message: "Failed to read file: /real/x" });
   });
-  test("an image over the payload cap is an ImageSizeError", async () => {
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(700_000, 1)]);
-    await writeFile(path.join(ws, "big.png"), png);
+  test("a corrupt image over the payload cap cannot be embedded", async () => {
+    const magic = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    await writeFile(path.join(ws, "huge.png"), Buffer.concat([magic, Buffer.alloc(700_000, 1)]));
+    await writeFile(path.join(ws, "broken.png"), Buffer.concat([magic, Buffer.alloc(700_000, 0)]));
     const s = await session();
-    const error = errorOf(await read(s, { target_file: "big.png" }));
-    expect(error.message).toBe("Could not embed image in conversation: compressed image still exceeds the 786432-byte conversation payload cap");
+    const huge = errorOf(await read(s, { target_file: "huge.png" }));
+    expect(huge).toMatchObject({ code: ErrorCode.INVALID_INPUT, message: "Could not embed image in conversation: image dimensions 16843009x16843009 exceed the 178956970 pixel decode limit" });
+    expect(errorOf(await read(s, { target_file: "broken.png" })).message).toMatch(/^Could not embed image in conversation: image decode failed: /);
+  });
+  test("images are scaled into the pixel budget and re-encoded under the payload cap; GIF becomes PNG", async () => {
+    const { createCanvas, loadImage } = await import("@napi-rs/canvas");
+    const noise = createCanvas(2400, 1200);
+    const context = noise.getContext("2d");
+    const pixels = context.createImageData(2400, 1200);
+    let seed = 0x12345678;
+    for (let i = 0; i < pixels.data.length; i++) {
+      seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0;
+      pixels.data[i] = i % 4 === 3 ? 255 : seed >>> 24;
+    }
+    context.putImageData(pixels, 0, 0);
+    await writeFile(path.join(ws, "noise.png"), await noise.encode("png"));
+    const tiny = createCanvas(6, 4);
+    tiny.getContext("2d").fillRect(0, 0, 6, 4);
+    const gif = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+    await writeFile(path.join(ws, "dot.gif"), gif);
+    const s = await session();
+    const big = await read(s, { target_file: "noise.png" });
+    if (!big.ok) throw new Error(big.error.message);
+    const image = JSON.parse(big.outputJson).ImageContent as { data: string; mime_type: string };
+    expect(image.data.length).toBeLessThanOrEqual(768 * 1024);
+    const decoded = await loadImage(Buffer.from(image.data, "base64"));
+    expect(decoded.width).toBeLessThanOrEqual(2000);
+    expect(decoded.width * decoded.height).toBeLessThanOrEqual(1_048_576);
+    expect(Math.abs(decoded.width / decoded.height - 2)).toBeLessThan(0.01);
+    expect(big.promptText).toBe(`[Image content of type: ${image.mime_type} is included inline in this tool result]`);
+    const small = await read(s, { target_file: "dot.gif" });
+    expect(small.ok && JSON.parse(small.outputJson).ImageContent.mime_type).toBe("image/png");
   });
   test("a negative limit is invalid input; null optional fields count as absent", async () => {
     await writeFile(path.join(ws, "a.txt"), "alpha\n");

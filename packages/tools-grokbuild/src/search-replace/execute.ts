@@ -59,8 +59,9 @@ function fail(code: ErrorCode, variant: string, message: string, options: { file
   });
 }
 
-function fileNameTooLong(message: string): ToolError {
-  return fail(ErrorCode.INVALID_INPUT, "FilenameTooLong", message, { suggestion: "Use a shorter file name." });
+/** A file name over NAME_MAX (legacy reports it as the generic InvalidInput variant). */
+function fileNameTooLong(message: string, legacy: boolean): ToolError {
+  return fail(ErrorCode.INVALID_INPUT, legacy ? "InvalidInput" : "FilenameTooLong", message, { suggestion: "Use a shorter file name." });
 }
 
 /** Runs `search_replace` for either variant. */
@@ -79,7 +80,7 @@ export async function executeSearchReplace(input: SearchReplaceInput, ctx: ToolC
   for (const part of input.file_path.split("/")) {
     const bytes = Buffer.byteLength(part);
     if (part !== "." && part !== ".." && bytes > NAME_MAX_BYTES) {
-      throw fileNameTooLong(`Error: file name exceeds the ${NAME_MAX_BYTES}-character limit (${bytes} characters). Please use a shorter file name.`);
+      throw fileNameTooLong(`Error: file name exceeds the ${NAME_MAX_BYTES}-character limit (${bytes} characters). Please use a shorter file name.`, legacy);
     }
   }
   if (typeof info !== "string" && info.isDirectory()) {
@@ -138,7 +139,7 @@ async function readCurrent(call: Call, missingOk: boolean): Promise<ReadResult |
     if (missingOk) return undefined;
     const p = call.input.file_path;
     if (code === "EISDIR") throw fail(ErrorCode.INVALID_INPUT, "InvalidInput", `Error: ${p} is a directory, not a file.`, { filePath: p });
-    if (code === "ENAMETOOLONG") throw fileNameTooLong(`Error: file name exceeds the ${NAME_MAX_BYTES}-character limit. Please use a shorter file name.`);
+    if (code === "ENAMETOOLONG") throw fileNameTooLong(`Error: file name exceeds the ${NAME_MAX_BYTES}-character limit. Please use a shorter file name.`, call.legacy);
     if (code === "EACCES" || code === "EPERM") {
       throw fail(ErrorCode.PERMISSION_DENIED, "InvalidInput", `Error: permission denied reading ${p}.`, { filePath: p });
     }
@@ -164,7 +165,7 @@ async function write(call: Call, content: string, verb: "create" | "write"): Pro
         { filePath: p },
       );
     }
-    if (code === "ENAMETOOLONG") throw fileNameTooLong(`Error: file name exceeds the ${NAME_MAX_BYTES}-character limit. Please use a shorter file name.`);
+    if (code === "ENAMETOOLONG") throw fileNameTooLong(`Error: file name exceeds the ${NAME_MAX_BYTES}-character limit. Please use a shorter file name.`, call.legacy);
     const message = `Error: failed to write ${p}: ${displayIoError(error)}`;
     const errorCode = code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : ErrorCode.EXECUTION_FAILED;
     throw fail(errorCode, "InvalidInput", message, { filePath: p });

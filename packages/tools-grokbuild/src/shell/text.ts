@@ -8,9 +8,7 @@ export const SOFT_WRAP_WIDTH_CHARS = 2000;
 
 // CSI, OSC (BEL or ST terminated), DCS/SOS/PM/APC strings, other ESC sequences, a lone
 // ESC, and C0 controls other than newline and tab.
-// eslint-disable-next-line no-control-regex
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][\s\S]*?(?:\x1b\\|$)|\x1b[ -/]*[0-~]|\x1b|[\x00-\x08\x0b-\x1f\x7f]/g;
-// eslint-disable-next-line no-control-regex
 const HAS_CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
 
 /** Removes terminal escape sequences and control characters (keeps `\n` and `\t`). */

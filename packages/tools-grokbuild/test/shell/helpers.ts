@@ -32,7 +32,7 @@ export interface ShellHarness {
   session: Session;
   workspace: string;
   notifications: ToolNotification[];
-  call(tool: string, input: Record<string, unknown>, options?: { callId?: string; signal?: AbortSignal; timeoutMs?: number; outputFormat?: "default" | "concise" }): ReturnType<Session["execute"]>;
+  call(tool: string, input: Record<string, unknown>, options?: { callId?: string; signal?: AbortSignal; timeoutMs?: number; outputFormat?: "default" | "concise"; workingDirectory?: string; background?: boolean }): ReturnType<Session["execute"]>;
   close(): Promise<void>;
 }
 

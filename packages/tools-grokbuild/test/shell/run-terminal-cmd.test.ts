@@ -139,6 +139,13 @@ describe("foreground", () => {
     expect(file.slice(`${h.session.sessionDir}/terminal/`.length)).toMatch(/^[A-Za-z0-9._-]+\.log$/);
   });
 
+  it("fails with a Terminal error when the working directory is missing", async () => {
+    const r = err(await h.call("run_terminal_cmd", { command: "true", description: "d" }, { workingDirectory: "no/such/dir" }));
+    expect(r.error.code).toBe(ErrorCode.EXECUTION_FAILED);
+    expect(r.error.message).toBe(`Terminal error: working directory does not exist: ${h.workspace}/no/such/dir`);
+    expect(h.notifications.some((n) => n.type === "BashExecutionFailed")).toBe(true);
+  });
+
   it("sends output chunk and completion notifications", async () => {
     ok(await h.call("run_terminal_cmd", { command: "echo hi", description: "d" }));
     const types = h.notifications.map((n) => n.type);

@@ -159,6 +159,11 @@ describe("background tasks", () => {
     expect(await processesWith(marker2)).toEqual([]);
   });
 
+  it("runs in the background when the call's background option is set", async () => {
+    const r = await h.call("run_terminal_cmd", { command: "echo opt", description: "d" }, { background: true });
+    expect(r.ok && JSON.parse(r.outputJson).type).toBe("BackgroundTaskStarted");
+  });
+
   it("times out a background task with a positive timeout (status timed_out)", async () => {
     const r = await h.call("run_terminal_cmd", { command: "sleep 1000", description: "d", is_background: true, timeout: 200 });
     if (!r.ok) throw new Error("start failed");

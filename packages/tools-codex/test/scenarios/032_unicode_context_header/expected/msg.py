@@ -1,0 +1,3 @@
+def greet():
+    say(“it’s fine”)
+    return None

@@ -1,0 +1,6 @@
+import os
+def alpha() {
+  return 1;
+}
+Alpha = alpha()
+print(Alpha)
