@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Runs every `packages/*/<suite>/*.<suite>.mjs` file (suite = bench or stress) in its own Node
-// process, one after the other so they do not disturb each other's timings. `--smoke` is passed
-// through: each script then does a few iterations only (what CI runs).
+// Runs every bench or stress script of every package, one after the other in its own Node process
+// so they do not disturb each other's timings: `packages/*/<suite>/*.<suite>.mjs` as plain scripts,
+// and `packages/*/{<suite>,test/<suite>}/*.<suite>.ts` through the package's Jest setup.
+// `--smoke` (what CI runs) is passed through, and GROK_SUITE_SMOKE=1 is set: a few iterations only.
 import { readdirSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -14,11 +15,17 @@ if (suite !== "bench" && suite !== "stress") {
   process.exit(2);
 }
 const filter = args.find((a) => !a.startsWith("--"));
+const smoke = args.includes("--smoke");
 const files = readdirSync(path.join(root, "packages"))
-  .flatMap((pkg) => {
-    const dir = path.join(root, "packages", pkg, suite);
-    return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(`.${suite}.mjs`)).map((f) => path.join(dir, f)) : [];
-  })
+  .flatMap((pkg) =>
+    [path.join(root, "packages", pkg, suite), path.join(root, "packages", pkg, "test", suite)].flatMap((dir) =>
+      existsSync(dir)
+        ? readdirSync(dir)
+            .filter((f) => f.endsWith(`.${suite}.mjs`) || f.endsWith(`.${suite}.ts`))
+            .map((f) => path.join(dir, f))
+        : [],
+    ),
+  )
   .filter((file) => !filter || file.includes(filter))
   .sort();
 if (files.length === 0) {
@@ -28,7 +35,12 @@ if (files.length === 0) {
 let failed = 0;
 for (const file of files) {
   console.log(`\n== ${path.relative(root, file)}`);
-  const result = spawnSync(process.execPath, ["--expose-gc", file, ...args.filter((a) => a.startsWith("--"))], { stdio: "inherit", cwd: root });
+  const env = { ...process.env, ...(smoke ? { GROK_SUITE_SMOKE: "1", BENCH_ITERATIONS: "5" } : {}) };
+  const packageDir = path.join(root, "packages", path.relative(path.join(root, "packages"), file).split(path.sep)[0]);
+  const command = file.endsWith(".ts")
+    ? ["--expose-gc", "--experimental-vm-modules", path.join(root, "node_modules/jest/bin/jest.js"), "--runInBand", "--testMatch", file]
+    : ["--expose-gc", file, ...args.filter((a) => a.startsWith("--"))];
+  const result = spawnSync(process.execPath, command, { stdio: "inherit", cwd: file.endsWith(".ts") ? packageDir : root, env });
   if (result.status !== 0) failed++;
 }
 console.log(`\n${suite}: ${files.length - failed} passed, ${failed} failed`);

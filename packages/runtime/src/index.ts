@@ -163,6 +163,16 @@ export {
   type TodoNudgeState,
 } from "./reminders/todo-nudge.js";
 export {
+  COMPLETION_PREVIEW_BYTES,
+  MAX_INLINE_COMPLETION_BYTES,
+  consumedCompletionIds,
+  formatBashCompletion,
+  formatRunningTasksWarning,
+  reportedTaskCompletionsResource,
+  taskCompletionReminder,
+  truncateWithPreview,
+} from "./reminders/task-completion.js";
+export {
   AgentDefinitionError,
   loadAgentDefinition,
   parseAgentDefinition,

@@ -72,8 +72,13 @@ describe("serde-style JSON errors", () => {
     ['{\n  "a": tru\n}', "expected ident at line 3 column 0"],
     ['{\n  "a": tx}', "expected ident at line 2 column 9"],
     ['"abc', "EOF while parsing a string at line 1 column 4"],
+    ["[".repeat(200), "recursion limit exceeded at line 1 column 129"],
   ])("%j → %s", (text, message) => {
     expect(parseJsonLikeSerde(text)).toEqual({ ok: false, message });
+  });
+
+  it("accepts nesting up to the limit", () => {
+    expect(parseJsonLikeSerde(`${"[".repeat(128)}${"]".repeat(128)}`).ok).toBe(true);
   });
 
   it("parses valid JSON", () => {

@@ -6,7 +6,7 @@ import { Command, Option } from "commander";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pino } from "pino";
-import type { Logger } from "@grok-tools/runtime";
+import { detectProcessIsolation, type Logger } from "@grok-tools/runtime";
 import { createToolsServer } from "./create-server.js";
 import { loadNamespaces } from "./load-namespaces.js";
 import { serverVersion } from "./version.js";
@@ -89,6 +89,10 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  const isolation = detectProcessIsolation();
+  // Decision D4: say so when commands cannot get their own PID namespace.
+  if (isolation.mode === "pid-namespace") log.info({ isolation: isolation.mode }, isolation.detail);
+  else log.warn({ isolation: isolation.mode }, isolation.detail);
   log.info({ address, workspace, stateDir: server.session.stateDir, fsScope: opts.fsScope }, "grok-tools-server ready");
   process.stdout.write(`${JSON.stringify({ event: "listening", address })}\n`);
 

@@ -7,7 +7,8 @@
  *
  * Usage (from the repository root, after a build):
  *   npx tsc -b packages/tools-grokbuild/tsconfig.json
- *   node packages/tools-grokbuild/bench/grep.bench.mjs [--files 50000] [--runs 7]
+ *   node packages/tools-grokbuild/bench/grep.bench.mjs [--files 50000] [--runs 7] [--smoke]
+ * `--smoke` (what CI runs): 2 000 files, 3 runs; correctness is checked, the ratio only printed.
  */
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
@@ -28,8 +29,9 @@ function option(name, fallback) {
   return at === -1 ? fallback : Number(process.argv[at + 1]);
 }
 
-const fileCount = option("files", 50_000);
-const runs = option("runs", 7);
+const smoke = process.argv.includes("--smoke");
+const fileCount = option("files", smoke ? 2_000 : 50_000);
+const runs = option("runs", smoke ? 3 : 7);
 
 /** Writes `count` small source files; every 500th file holds the needle on one line. */
 async function generateTree(root, count) {
@@ -98,8 +100,9 @@ try {
   console.log(`ratio tool/rg: ${ratio.toFixed(3)} (limit ${MAX_RATIO})`);
   const correct = toolMatches === expectedMatches && rgMatches === expectedMatches;
   if (!correct) console.error("FAIL: the tool and rg disagree with the expected match count");
-  if (ratio > MAX_RATIO) console.error(`FAIL: ratio ${ratio.toFixed(3)} exceeds ${MAX_RATIO}`);
-  process.exitCode = correct && ratio <= MAX_RATIO ? 0 : 1;
+  const fastEnough = smoke || ratio <= MAX_RATIO;
+  if (!fastEnough) console.error(`FAIL: ratio ${ratio.toFixed(3)} exceeds ${MAX_RATIO}`);
+  process.exitCode = correct && fastEnough ? 0 : 1;
 } finally {
   await rm(root, { recursive: true, force: true });
 }

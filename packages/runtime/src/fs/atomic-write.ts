@@ -11,7 +11,6 @@ import { ToolError } from "../errors/tool-error.js";
 import { assertInsideRoots, realPathOfHandle, resolveForCreate, type FsScope } from "./confinement.js";
 import { errnoCode, errnoError, openConfined } from "./safe-read.js";
 import type { FileReadTracker } from "./read-tracker.js";
-import type { PATH_LOCKS } from "./path-lock.js";
 
 /** Outcome of {@link writeFileConfined}. */
 export interface WriteResult {
@@ -25,7 +24,7 @@ export interface WriteResult {
  * Writes `content` to `absPath` inside the session roots. An existing file keeps its mode; a symlink
  * inside the roots is written through (the link stays a link); a file with several hard links is
  * refused, since replacing it would silently split the links. With `tracker`, the write is recorded
- * in the session's read tracker. Callers serialize edits of one file with {@link PATH_LOCKS}.
+ * in the session's read tracker. Callers serialize edits of one file with `PATH_LOCKS` (path-lock.ts).
  */
 export async function writeFileConfined(
   scope: FsScope,

@@ -6,6 +6,7 @@
 import type { ToolKind } from "../tool/tool-kind.js";
 import type { ToolsetView } from "../tool/define-tool.js";
 import type { SessionHandle } from "../execute/tool-context.js";
+import type { ResourceKey } from "../session/resource-store.js";
 
 /** The default reminder tag (hyphen variant), as in the reference. */
 export const DEFAULT_REMINDER_TAG = "system-reminder";
@@ -29,6 +30,9 @@ export interface ReminderContext {
 export interface ReminderDefinition {
   /** Stable id; a reminder declared by several tools runs once. */
   readonly id: string;
+  /** Serializable state the reminder keeps; registered at finalize so persisted values load. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly resources?: readonly ResourceKey<any>[];
   /** Whether the reminder applies to this toolset (checked once at finalize). Default: always. */
   isActive?(toolset: ToolsetView): boolean;
   /** Zero or more reminder texts (unwrapped). */

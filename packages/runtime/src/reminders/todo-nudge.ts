@@ -48,6 +48,7 @@ export const TODO_NUDGE_TEMPLATE =
  */
 export const todoNudgeReminder = defineReminder({
   id: "todo_nudge",
+  resources: [todoNudgeStateResource],
   isActive: (toolset) => toolset.hasKind("plan"),
   collect(ctx) {
     const resources = ctx.session.resources;

@@ -23,7 +23,8 @@ import { runTool } from "../execute/run-tool.js";
 import type { ExecuteOutcome, ExecuteRequest } from "../execute/execute-types.js";
 import type { AnyToolDefinition } from "../tool/define-tool.js";
 import { DEFAULT_REMINDER_TAG, type ReminderDefinition } from "../reminders/reminder.js";
-import { todoNudgeReminder, todoNudgeStateResource } from "../reminders/todo-nudge.js";
+import { todoNudgeReminder } from "../reminders/todo-nudge.js";
+import { taskCompletionReminder } from "../reminders/task-completion.js";
 import type { AgentDefinition } from "../agent/agent-definition.js";
 import { firstProblem } from "../validation/validate-value.js";
 import { parseJsonLikeSerde } from "../validation/serde-json-error.js";
@@ -46,7 +47,7 @@ export interface SessionOptions {
   onNotification?: (sessionId: string, notification: ToolNotification) => void;
   /** Version reported when a tool has none of its own. */
   runtimeVersion?: string;
-  /** Reminders besides the built-in TodoNudge and the ones tools declare. */
+  /** Reminders besides the built-in ones (task completions, TodoNudge) and the ones tools declare. */
   reminders?: readonly ReminderDefinition[];
   /** The reminder wrapper tag (default `system-reminder`). */
   reminderTag?: string;
@@ -118,6 +119,9 @@ export interface CompletionState {
 }
 
 const FINALIZED_MESSAGE = "The tool configuration is already finalized";
+
+/** Reminders every session considers: background task completions, then the todo nudge. */
+const BUILT_IN_REMINDERS: readonly ReminderDefinition[] = [taskCompletionReminder, todoNudgeReminder];
 
 export class Session implements SessionHandle {
   readonly registry: ToolRegistry;
@@ -267,7 +271,8 @@ export class Session implements SessionHandle {
 
     // Every declared resource of every registered tool, so persisted values of tools not
     // enabled in this session survive a round trip too.
-    this.resources.register(todoNudgeStateResource);
+    const candidates = [...BUILT_IN_REMINDERS, ...outcome.tools.flatMap((t) => t.definition.reminders ?? []), ...this.#extraReminders];
+    for (const reminder of candidates) for (const key of reminder.resources ?? []) this.resources.register(key);
     for (const registered of this.registry.list()) {
       for (const key of registered.definition.resources ?? []) this.resources.register(key);
     }
@@ -291,10 +296,7 @@ export class Session implements SessionHandle {
       if (result.ignored.length > 0) this.log.warn({ ignored: result.ignored }, "initial_tool_state_json entries ignored");
     }
     const toolset = new FinalizedToolset(outcome.tools);
-    this.#activeReminders = selectReminders(
-      [todoNudgeReminder, ...outcome.tools.flatMap((t) => t.definition.reminders ?? []), ...this.#extraReminders],
-      toolset,
-    );
+    this.#activeReminders = selectReminders(candidates, toolset);
     this.#toolset = toolset;
     this.resources.onChange(() => this.#persister?.markDirty());
     await this.#persister.flush(true);

@@ -26,10 +26,13 @@ export function parseJsonLikeSerde(text: string): SerdeJsonParse {
 }
 
 const WHITESPACE = new Set([" ", "\t", "\n", "\r"]);
+/** serde_json's nesting limit. */
+const RECURSION_LIMIT = 128;
 
 /** A validating scanner that tracks serde's line/column (column = bytes since the line start). */
 class Scanner {
   #pos = 0;
+  #depth = 0;
   constructor(private readonly text: string) {}
 
   document(): void {
@@ -52,10 +55,19 @@ class Scanner {
     this.#fail("expected value", this.#pos + 1);
   }
 
+  #enter(): void {
+    this.#depth++;
+    if (this.#depth > RECURSION_LIMIT) this.#fail("recursion limit exceeded", this.#pos + 1);
+  }
+
   #object(): void {
+    this.#enter();
     this.#pos++;
     this.#skipWs();
-    if (this.#peek() === "}") return void this.#pos++;
+    if (this.#peek() === "}") {
+      this.#depth--;
+      return void this.#pos++;
+    }
     for (;;) {
       this.#skipWs();
       if (this.#pos >= this.text.length) this.#fail("EOF while parsing an object", this.#pos);
@@ -71,15 +83,19 @@ class Scanner {
       if (this.#pos >= this.text.length) this.#fail("EOF while parsing an object", this.#pos);
       const c = this.#peek();
       this.#pos++;
-      if (c === "}") return;
+      if (c === "}") return void this.#depth--;
       if (c !== ",") this.#fail("expected `,` or `}`", this.#pos);
     }
   }
 
   #array(): void {
+    this.#enter();
     this.#pos++;
     this.#skipWs();
-    if (this.#peek() === "]") return void this.#pos++;
+    if (this.#peek() === "]") {
+      this.#depth--;
+      return void this.#pos++;
+    }
     for (;;) {
       this.#skipWs();
       if (this.#pos >= this.text.length) this.#fail("EOF while parsing a list", this.#pos);
@@ -89,7 +105,7 @@ class Scanner {
       if (this.#pos >= this.text.length) this.#fail("EOF while parsing a list", this.#pos);
       const c = this.#peek();
       this.#pos++;
-      if (c === "]") return;
+      if (c === "]") return void this.#depth--;
       if (c !== ",") this.#fail("expected `,` or `]`", this.#pos);
     }
   }

@@ -27,7 +27,7 @@ import { displayJoin, isSkillMarkdown, resolveUnicodeFileName } from "./paths.js
 import type { FileContent, ImageContent, ReadFileFailure, ReadFileInput, ReadFileParams, ReadFileSuccess } from "./schema.js";
 import { LEGACY_ALLOWS_GITIGNORED_READS, renderLegacyReadError } from "./versions/legacy-0-4-10.js";
 import { extractFileContentLines } from "./window.js";
-import { MAX_PDF_BYTES, PDF_PROCESS_TIMEOUT_MS, PdfReadError, extractPdfText, numberAllLines, renderPdfPages } from "./pdf.js";
+import { MAX_PDF_BYTES, PdfReadError, numberAllLines, readPdfInChild } from "./pdf.js";
 
 /** Token cap of one read (bytes / 4 of the formatted content). */
 export const MAX_NUM_TOKENS = 25_000;
@@ -217,31 +217,23 @@ async function readPdf(bytes: Buffer, canonical: string, input: ReadFileInput, c
   if (bytes.byteLength > MAX_PDF_BYTES) {
     throw fail("FileReadError", ErrorCode.INVALID_INPUT, `PDF file is ${(bytes.byteLength / 1_048_576).toFixed(1)} MB, exceeds the ${(MAX_PDF_BYTES / 1_048_576).toFixed(0)} MB limit.`, { filePath: canonical });
   }
-  const pages = input.pages ?? undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new PdfReadError(`PDF processing timed out after ${PDF_PROCESS_TIMEOUT_MS / 1000}s: ${canonical}`, "execution")), PDF_PROCESS_TIMEOUT_MS);
-  });
   try {
-    if (format === "text") {
-      const text = await Promise.race([extractPdfText(bytes, pages), timeout]);
-      const numbered = numberAllLines(text);
+    const result = await readPdfInChild(bytes, { format: format ?? "image", pages: input.pages ?? undefined, displayPath: canonical });
+    if (result.kind === "text") {
+      const numbered = numberAllLines(result.text);
       let content = numbered.content;
       if (ctx.params.cursor_rules_on_read) {
         const reminder = await cursorRuleReminderForRead(ctx.session.resources, ctx.cwd, canonical);
         if (reminder !== undefined) content = appendReminder(content, reminder);
       }
-      const file: FileContent = { content, absolute_path: canonical, offset: null, raw_output: text, total_lines: numbered.totalLines };
+      const file: FileContent = { content, absolute_path: canonical, offset: null, raw_output: result.text, total_lines: numbered.totalLines };
       return { output: { type: "ReadFile", FileContent: file }, promptText: formatFileContent(file) };
     }
-    const rendered = await Promise.race([renderPdfPages(bytes, pages), timeout]);
-    return { output: { type: "ReadFile", PdfPageImages: rendered }, promptText: formatPdfPageImages(rendered) };
+    return { output: { type: "ReadFile", PdfPageImages: result.pages }, promptText: formatPdfPageImages(result.pages) };
   } catch (error) {
     if (error instanceof PdfReadError) {
       throw fail("FileReadError", error.kind === "input" ? ErrorCode.INVALID_INPUT : ErrorCode.EXECUTION_FAILED, error.message, { filePath: canonical });
     }
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { ErrorCode, Session, ToolRegistry, type ExecuteOutcome } from "@grok-tools/runtime";
 import { grokBuild } from "../namespace.js";
-import { PDF_MAX_PAGES_PER_READ, parsePageRange } from "./pdf.js";
+import { PDF_MAX_PAGES_PER_READ, parsePageRange, readPdfInChild } from "./pdf.js";
 
 /** A minimal PDF with one Helvetica text line per page (the reference's `make_test_pdf`). */
 function makeTestPdf(pageTexts: string[]): Buffer {
@@ -58,6 +58,14 @@ describe("parsePageRange (reference cases)", () => {
   test("twenty pages are fine", () => {
     expect(parsePageRange("1-20", 30)).toHaveLength(20);
   });
+});
+
+test("the child process is killed at the deadline", async () => {
+  const started = Date.now();
+  await expect(readPdfInChild(makeTestPdf(["x"]), { format: "text", pages: undefined, displayPath: "/w/x.pdf", timeoutMs: 50 })).rejects.toThrow(
+    "PDF processing timed out after 0.05s: /w/x.pdf",
+  );
+  expect(Date.now() - started).toBeLessThan(5000);
 });
 
 describe("read_file on PDFs", () => {

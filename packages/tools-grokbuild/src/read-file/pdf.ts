@@ -1,8 +1,9 @@
 /**
  * PDF reading for read_file (reference `read_file/pdf.rs`): page-range parsing, text extraction
- * (`format: "text"`) and page rendering to JPEG (`format: "image"`, the default) with pdf.js.
- * Rendering needs the optional `@napi-rs/canvas`; without it the image format fails clearly.
+ * (`format: "text"`) and page rendering to JPEG (`format: "image"`, the default) with pdf.js in a
+ * child process. Rendering needs the optional `@napi-rs/canvas`; without it the image format fails clearly.
  */
+import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { PdfPageImages } from "./schema.js";
@@ -61,37 +62,8 @@ export function parsePageRange(spec: string, pageCount: number): number[] {
   return unique;
 }
 
-type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
-type PdfDocument = Awaited<ReturnType<PdfJs["getDocument"]>["promise"]>;
-
-let pdfjsModule: Promise<PdfJs> | undefined;
-function loadPdfJs(): Promise<PdfJs> {
-  pdfjsModule ??= import("pdfjs-dist/legacy/build/pdf.mjs");
-  return pdfjsModule;
-}
-
-function standardFontDataUrl(): string {
-  const require = createRequire(import.meta.url);
-  return `${path.join(path.dirname(require.resolve("pdfjs-dist/package.json")), "standard_fonts")}/`;
-}
-
-async function openDocument(bytes: Uint8Array): Promise<PdfDocument> {
-  const pdfjs = await loadPdfJs();
-  let doc: PdfDocument;
-  try {
-    // A copy: pdf.js transfers (detaches) the buffer it is given.
-    doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, standardFontDataUrl: standardFontDataUrl(), verbosity: 0 }).promise;
-  } catch (error) {
-    throw new PdfReadError(`Failed to open PDF: ${error instanceof Error ? error.message : String(error)}`, "execution");
-  }
-  if (doc.numPages === 0) {
-    await doc.destroy();
-    throw new PdfReadError("PDF has no pages", "execution");
-  }
-  return doc;
-}
-
-function resolvePages(pageCount: number, spec: string | undefined): number[] {
+/** Zero-based indices to read: the `pages` spec, or every page of a short document. */
+export function resolvePages(pageCount: number, spec: string | undefined): number[] {
   if (spec !== undefined) return parsePageRange(spec, pageCount);
   if (pageCount > PDF_AUTO_READ_THRESHOLD) {
     throw new PdfReadError(
@@ -102,64 +74,142 @@ function resolvePages(pageCount: number, spec: string | undefined): number[] {
   return Array.from({ length: pageCount }, (_, i) => i);
 }
 
-/** The text of the chosen pages: `--- Page N ---` headers, pages separated by a newline. */
-export async function extractPdfText(bytes: Uint8Array, pagesSpec: string | undefined): Promise<string> {
-  const doc = await openDocument(bytes);
-  try {
-    const indices = resolvePages(doc.numPages, pagesSpec);
+/** The pdf.js side, run by a child `node`: bytes on stdin, commands and replies over IPC. */
+const PDF_CHILD_SCRIPT = String.raw`
+const [pdfjsPath, fontsUrl, canvasPath] = process.argv.slice(1);
+const { pathToFileURL } = await import("node:url");
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const message = (e) => (e && e.message ? e.message : String(e));
+const pdfjs = await import(pathToFileURL(pdfjsPath).href);
+let doc;
+try {
+  doc = await pdfjs.getDocument({ data: new Uint8Array(Buffer.concat(chunks)), isEvalSupported: false, standardFontDataUrl: fontsUrl, verbosity: 0 }).promise;
+} catch (e) {
+  process.send({ type: "openFailed", message: message(e) });
+  process.exit(0);
+}
+process.send({ type: "opened", numPages: doc.numPages });
+process.on("message", async (command) => {
+  if (command.op === "text") {
     let text = "";
-    for (const [i, index] of indices.entries()) {
+    for (const [i, index] of command.indices.entries()) {
       if (i > 0) text += "\n";
-      text += `--- Page ${index + 1} ---\n`;
+      text += "--- Page " + (index + 1) + " ---\n";
       try {
-        const page = await doc.getPage(index + 1);
-        const content = await page.getTextContent();
+        const content = await (await doc.getPage(index + 1)).getTextContent();
         for (const item of content.items) {
           if (!("str" in item)) continue;
           text += item.str;
           if (item.hasEOL) text += "\n";
         }
-      } catch (error) {
-        text += `[Failed to extract text from page ${index + 1}: ${error instanceof Error ? error.message : String(error)}]\n`;
+      } catch (e) {
+        text += "[Failed to extract text from page " + (index + 1) + ": " + message(e) + "]\n";
       }
     }
-    return text;
-  } finally {
-    await doc.destroy();
+    process.send({ type: "text", text }, () => process.exit(0));
+    return;
+  }
+  let canvas;
+  try {
+    const loaded = await import(pathToFileURL(canvasPath).href);
+    canvas = loaded.default ?? loaded;
+  } catch {
+    process.send({ type: "failed", message: "Rendering PDF pages is not available on this server (the optional @napi-rs/canvas package is missing). Use format: 'text' instead." }, () => process.exit(0));
+    return;
+  }
+  const pages = [];
+  for (const index of command.indices) {
+    try {
+      const page = await doc.getPage(index + 1);
+      const viewport = page.getViewport({ scale: command.dpi / 72 });
+      const surface = canvas.createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+      const context = surface.getContext("2d");
+      context.fillStyle = "#ffffff";
+      context.fillRect(0, 0, surface.width, surface.height);
+      await page.render({ canvasContext: context, viewport }).promise;
+      pages.push({ data: (await surface.encode("jpeg", command.quality)).toString("base64"), mime_type: "image/jpeg", page_number: index + 1 });
+    } catch (e) {
+      process.send({ type: "failed", message: "Failed to render page " + (index + 1) + ": " + message(e) }, () => process.exit(0));
+      return;
+    }
+  }
+  process.send({ type: "pages", pages }, () => process.exit(0));
+});
+`;
+
+/** What the child sends back. */
+type ChildReply =
+  | { type: "opened"; numPages: number }
+  | { type: "openFailed"; message: string }
+  | { type: "text"; text: string }
+  | { type: "pages"; pages: PdfPageImages["pages"] }
+  | { type: "failed"; message: string };
+
+function resolveModule(specifier: string): string | undefined {
+  try {
+    return createRequire(import.meta.url).resolve(specifier);
+  } catch {
+    return undefined;
   }
 }
 
-/** Renders the chosen pages as JPEG at 150 DPI. */
-export async function renderPdfPages(bytes: Uint8Array, pagesSpec: string | undefined): Promise<PdfPageImages> {
-  const doc = await openDocument(bytes);
-  try {
-    const indices = resolvePages(doc.numPages, pagesSpec);
-    let canvasModule: typeof import("@napi-rs/canvas");
-    try {
-      canvasModule = await import("@napi-rs/canvas");
-    } catch {
-      throw new PdfReadError("Rendering PDF pages is not available on this server (the optional @napi-rs/canvas package is missing). Use format: 'text' instead.", "execution");
-    }
-    const pages: PdfPageImages["pages"] = [];
-    for (const index of indices) {
-      try {
-        const page = await doc.getPage(index + 1);
-        const viewport = page.getViewport({ scale: PDF_RENDER_DPI / 72 });
-        const canvas = canvasModule.createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
-        const context = canvas.getContext("2d");
-        context.fillStyle = "#ffffff";
-        context.fillRect(0, 0, canvas.width, canvas.height);
-        await page.render({ canvasContext: context as unknown as Parameters<typeof page.render>[0]["canvasContext"], viewport }).promise;
-        const jpeg = await canvas.encode("jpeg", PDF_RENDER_JPEG_QUALITY);
-        pages.push({ data: jpeg.toString("base64"), mime_type: "image/jpeg", page_number: index + 1 });
-      } catch (error) {
-        throw new PdfReadError(`Failed to render page ${index + 1}: ${error instanceof Error ? error.message : String(error)}`, "execution");
-      }
-    }
-    return { pages, total_pages: doc.numPages, file_size: bytes.byteLength };
-  } finally {
-    await doc.destroy();
+/** The result of a PDF read: text of the chosen pages, or their images. */
+export type PdfResult = { kind: "text"; text: string } | { kind: "pages"; pages: PdfPageImages };
+
+/**
+ * Opens the PDF in a child process (pdf.js is CPU-bound and would block the server's event loop),
+ * resolves the page range against its page count, then extracts text or renders JPEGs. A timeout
+ * kills the child; a crash becomes the reference's internal-error text.
+ */
+export function readPdfInChild(bytes: Uint8Array, options: { format: "text" | "image"; pages: string | undefined; displayPath: string; timeoutMs?: number }): Promise<PdfResult> {
+  const pdfjsPath = resolveModule("pdfjs-dist/legacy/build/pdf.mjs");
+  const packageJson = resolveModule("pdfjs-dist/package.json");
+  if (pdfjsPath === undefined || packageJson === undefined) {
+    return Promise.reject(new PdfReadError("PDF support is not installed on this server (the pdfjs-dist package is missing).", "execution"));
   }
+  const fontsUrl = `${path.join(path.dirname(packageJson), "standard_fonts")}/`;
+  const canvasPath = resolveModule("@napi-rs/canvas") ?? "";
+  const timeoutMs = options.timeoutMs ?? PDF_PROCESS_TIMEOUT_MS;
+  return new Promise<PdfResult>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", PDF_CHILD_SCRIPT, pdfjsPath, fontsUrl, canvasPath], {
+      stdio: ["pipe", "ignore", "ignore", "ipc"],
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    let settled = false;
+    const finish = (action: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      action();
+    };
+    const timer = setTimeout(() => finish(() => reject(new PdfReadError(`PDF processing timed out after ${timeoutMs / 1000}s: ${options.displayPath}`, "execution"))), timeoutMs);
+    child.on("message", (raw) => {
+      const reply = raw as ChildReply;
+      if (reply.type === "opened") {
+        if (reply.numPages === 0) return finish(() => reject(new PdfReadError("PDF has no pages", "execution")));
+        let indices: number[];
+        try {
+          indices = resolvePages(reply.numPages, options.pages);
+        } catch (error) {
+          return finish(() => reject(error));
+        }
+        totalPages = reply.numPages;
+        child.send({ op: options.format, indices, dpi: PDF_RENDER_DPI, quality: PDF_RENDER_JPEG_QUALITY });
+        return;
+      }
+      if (reply.type === "openFailed") return finish(() => reject(new PdfReadError(`Failed to open PDF: ${reply.message}`, "execution")));
+      if (reply.type === "failed") return finish(() => reject(new PdfReadError(reply.message, "execution")));
+      if (reply.type === "text") return finish(() => resolve({ kind: "text", text: reply.text }));
+      return finish(() => resolve({ kind: "pages", pages: { pages: reply.pages, total_pages: totalPages, file_size: bytes.byteLength } }));
+    });
+    let totalPages = 0;
+    child.on("error", (error) => finish(() => reject(new PdfReadError(`PDF processing failed: ${error.message}`, "execution"))));
+    child.on("close", () => finish(() => reject(new PdfReadError(`PDF processing failed (internal error): ${options.displayPath}`, "execution"))));
+    child.stdin?.on("error", () => undefined);
+    child.stdin?.end(bytes);
+  });
 }
 
 /** Numbers every line of extracted text (`N→line`), as the reference's `raw_text_to_file_content`. */

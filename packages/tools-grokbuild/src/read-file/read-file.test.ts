@@ -117,6 +117,14 @@ describe("read_file through a session", () => {
     );
     expect(Object.keys((tool?.inputSchema as { properties: Record<string, unknown> }).properties)).toEqual(["path", "offset", "limit", "pages", "format"]);
   });
+  test("what the model sees, per namespace and version (snapshot)", async () => {
+    const seen: Record<string, unknown> = {};
+    for (const entry of [{ id: "GrokBuild:read_file" }, { id: "GrokBuild:read_file", behaviorVersion: "legacy-0.4.10" }, { id: "GrokBuildConcise:read_file" }]) {
+      const tool = (await session([entry])).toolset?.byClientName("read_file");
+      seen[`${entry.id} ${entry.behaviorVersion ?? "current"}`] = { description: tool?.description, inputSchema: tool?.inputSchema, contractVersion: tool?.contractVersion };
+    }
+    expect(seen).toMatchSnapshot();
+  });
   test("concise description names the offset and limit parameters", async () => {
     const s = await session([{ id: "GrokBuildConcise:read_file" }]);
     expect(s.toolset?.byClientName("read_file")?.description).toContain("- You can optionally specify offset and limit (especially handy for long files).");

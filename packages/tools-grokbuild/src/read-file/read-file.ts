@@ -37,7 +37,6 @@ export const readFile = defineTool({
   outputFields: READ_FILE_OUTPUT_FIELDS,
   params: { resourceId: READ_FILE_PARAMS_ID, schema: ReadFileParams, defaults: READ_FILE_PARAMS_DEFAULTS },
   contractVersions: ["current", LEGACY_0_4_10],
-  capabilities: { supportsCancellation: false },
   normalizeInput: normalizeReadFileInput,
   async execute(input, ctx) {
     const run = await runReadFile(input, ctx, ctx.contractVersion === LEGACY_0_4_10);

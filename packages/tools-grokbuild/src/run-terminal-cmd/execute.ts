@@ -52,7 +52,7 @@ export async function runTerminalCommand(input: BashInput, ctx: ToolContext<Bash
   if (!isBackground && !(params.allow_background_operator && params.enabled_background) && hasBackgroundOperator(input.command, legacy)) {
     const paramName = ctx.names.param("execute", "is_background");
     throw new ToolError(ErrorCode.INVALID_INPUT, backgroundOperatorMessage(legacy, params.enabled_background, paramName), {
-      suggestion: params.enabled_background ? `Run the command with ${paramName}=true instead of a trailing '&'.` : "Run the command in the foreground without '&'.",
+      suggestion: params.enabled_background ? `Set ${paramName}=true to run the command in the background.` : "Run the command in the foreground without the background operator.",
     });
   }
   const pkill = findSelfMatchingPkill(input.command);
