@@ -72,7 +72,7 @@ export {
   substitutePlaceholders,
   type PlaceholderValues,
 } from "./finalize/template-renderer.js";
-export { HOST_TEMPLATE_FLAGS, MAX_WAIT_BLOCK_MS, descriptionContext, finalizeTools, renameSchema, violationSummary } from "./finalize/finalize-tools.js";
+export { HOST_TEMPLATE_FLAGS, MAX_WAIT_BLOCK_MS, descriptionContext, finalizeTools, maxWaitBlockMs, renameSchema, violationSummary } from "./finalize/finalize-tools.js";
 export { FinalizedToolset } from "./finalize/finalized-toolset.js";
 export type { ConfigViolation, FinalizeInput, FinalizeOutcome, FinalizedTool, ToolConfigInput, VersionWarningInfo } from "./finalize/finalize-types.js";
 export {
@@ -88,6 +88,7 @@ export {
   type GoldenRunOptions,
 } from "./testing/golden.js";
 export { expandTilde, resolveModelPath, sanitizeModelPathArg } from "./fs/model-path.js";
+export { ioErrorText, rustIoErrorText } from "./fs/io-error-text.js";
 export { assertInsideRoots, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, resolveForCreate, type FsScope } from "./fs/confinement.js";
 export { DEFAULT_MAX_READ_BYTES, errnoCode, errnoError, openConfined, readFileConfined, type OpenedFile, type ReadResult } from "./fs/safe-read.js";
 export { replaceFileAtomic, writeFileConfined, type WriteResult } from "./fs/atomic-write.js";

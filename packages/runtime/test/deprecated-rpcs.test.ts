@@ -40,7 +40,7 @@ describe("before finalize", () => {
     expect(session.setToolOptions("search_replace", '{"mode":"safe"}')).toEqual({ success: true, message: "", effectiveOptionsJson: '{"skip_read_before_edit":false,"mode":"safe","limit":null}' });
     expect(session.setToolOptions("search_replace", '{"limit":3}').effectiveOptionsJson).toBe('{"skip_read_before_edit":false,"mode":"safe","limit":3}');
     expect(session.setToolOptions("search_replace", '{"skip_read_before_edit":true}', true).effectiveOptionsJson).toBe('{"skip_read_before_edit":true,"mode":"fast","limit":null}');
-    expect(session.setToolOptions("search_replace", '{"mode":"slow"}')).toEqual({ success: false, message: "mode: unknown variant `slow`, expected one of `fast`, `safe`", effectiveOptionsJson: '{"skip_read_before_edit":true,"mode":"fast","limit":null}' });
+    expect(session.setToolOptions("search_replace", '{"mode":"slow"}')).toEqual({ success: false, message: "mode: unknown variant `slow`, expected `fast` or `safe`", effectiveOptionsJson: '{"skip_read_before_edit":true,"mode":"fast","limit":null}' });
     expect(session.setToolOptions("search_replace", "[1]").message).toBe("options_json must be a JSON object");
     expect(session.setToolOptions("search_replace", "{").message).toBe("options_json failed to parse JSON: EOF while parsing an object at line 1 column 1");
     expect(session.setToolOptions("nope", "{}")).toEqual({ success: false, message: "Tool not found: nope", effectiveOptionsJson: "" });

@@ -104,6 +104,16 @@ describe("finalized names, params and descriptions", () => {
     expect(schema.properties.timeout_ms).toEqual({ type: "integer", description: "Wait up to 600000 (~10 min).", maximum: 600000 });
   });
 
+  it("takes the wait cap from GROK_MAX_WAIT_BLOCK_MS", async () => {
+    process.env.GROK_MAX_WAIT_BLOCK_MS = "45000";
+    try {
+      const out = await finalizeRenamed();
+      expect((out.tools[2]!.inputSchema as { properties: Record<string, unknown> }).properties.timeout_ms).toEqual({ type: "integer", description: "Wait up to 45000 (~45 s).", maximum: 45000 });
+    } finally {
+      delete process.env.GROK_MAX_WAIT_BLOCK_MS;
+    }
+  });
+
   it("shows renamed tools and schemas in ListTools and GetToolInfo", async () => {
     await finalizeRenamed();
     const infos = describeTools(session);

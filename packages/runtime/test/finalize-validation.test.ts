@@ -110,13 +110,13 @@ describe("validate_config (§3.2)", () => {
       { entryIndex: 0, toolId: "GrokBuild:nope", fieldPath: "id", message: "not found in registry", badValueJson: '"GrokBuild:nope"', category: "tool_not_found" },
       { entryIndex: 1, toolId: "GrokBuild:grep", fieldPath: "behavior_version", message: 'version "legacy-0.4.10" is not supported for tool "GrokBuild:grep"; supported versions: [current]', badValueJson: '"legacy-0.4.10"', category: "behavior_version" },
       { entryIndex: 2, toolId: "GrokBuild:todo_write", fieldPath: "behavior_version", message: 'behavior_version override not allowed for unmanaged tool "GrokBuild:todo_write"', badValueJson: '"current"', category: "behavior_version" },
-      { entryIndex: 3, toolId: "GrokBuild:search_replace", fieldPath: "params.mode", message: "unknown variant `slow`, expected one of `fast`, `safe`", expected: "one of `fast`, `safe`", badValueJson: '"slow"', category: "params_unknown_variant" },
+      { entryIndex: 3, toolId: "GrokBuild:search_replace", fieldPath: "params.mode", message: "unknown variant `slow`, expected `fast` or `safe`", expected: "`fast` or `safe`", badValueJson: '"slow"', category: "params_unknown_variant" },
     ]);
     expect(out.message.split("\n")).toEqual([
       'GrokBuild:nope: id; not found in registry; got "GrokBuild:nope"',
       'GrokBuild:grep: behavior_version; version "legacy-0.4.10" is not supported for tool "GrokBuild:grep"; supported versions: [current]; got "legacy-0.4.10"',
       'GrokBuild:todo_write: behavior_version; behavior_version override not allowed for unmanaged tool "GrokBuild:todo_write"; got "current"',
-      'GrokBuild:search_replace: params.mode; unknown variant `slow`, expected one of `fast`, `safe`; expected one of `fast`, `safe`; got "slow"',
+      'GrokBuild:search_replace: params.mode; unknown variant `slow`, expected `fast` or `safe`; expected `fast` or `safe`; got "slow"',
     ]);
   });
 

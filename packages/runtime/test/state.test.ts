@@ -99,6 +99,15 @@ describe("persistence", () => {
     expect((await s.snapshotState()).state).toEqual({ "test.Counter": { count: 7 }, "unknown.Thing": { a: 1 } });
   });
 
+  it("keeps working when the state dir cannot be written", async () => {
+    await writeFile(path.join(dirs.workspace, "blocker"), "a file where the state dir should be");
+    const s = makeSession({ workspace: dirs.workspace, stateDir: path.join(dirs.workspace, "blocker") }, { id: "s1" });
+    sessions.push(s);
+    expect((await s.finalize({ tools: [{ id: "GrokBuild:counter" }] })).ok).toBe(true);
+    expect((await s.execute({ toolName: "counter", inputJson: "{}" })).ok).toBe(true);
+    expect(await s.snapshotState()).toEqual({ state: { "test.Counter": { count: 1 } } });
+  });
+
   it("ignores an unreadable state file", async () => {
     await mkdir(path.join(dirs.stateDir, "s1"), { recursive: true });
     await writeFile(path.join(dirs.stateDir, "s1", STATE_FILE_NAME), "{not json");

@@ -16,8 +16,14 @@ import type { ConfigViolation, FinalizeInput, FinalizeOutcome, FinalizedTool, Ve
 import { FinalizedToolset } from "./finalized-toolset.js";
 import { renderTemplate, stripTemplateMarkers, substitutePlaceholders, type PlaceholderValues } from "./template-renderer.js";
 
-/** `GROK_MAX_WAIT_BLOCK_MS`: the wait cap used in `{max_wait_ms}`. */
+/** Default of `GROK_MAX_WAIT_BLOCK_MS`: the wait cap used in `{max_wait_ms}`. */
 export const MAX_WAIT_BLOCK_MS = 600_000;
+
+/** The wait cap now: `GROK_MAX_WAIT_BLOCK_MS` when it is a whole number, else {@link MAX_WAIT_BLOCK_MS}. */
+export function maxWaitBlockMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.GROK_MAX_WAIT_BLOCK_MS?.trim();
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : MAX_WAIT_BLOCK_MS;
+}
 /** The fixed `{max_chars_per_line}` display value (OpenCode-compatible descriptions). */
 const MAX_CHARS_PER_LINE = 2000;
 
@@ -260,7 +266,7 @@ function buildTool(draft: Draft, toolset: FinalizedToolset, env: FinalizeEnviron
   const placeholders: PlaceholderValues = {
     maxOutputBytes: env.truncation.maxOutputBytesFor(draft.clientName),
     maxLinesRead: env.truncation.maxLinesRead,
-    maxWaitMs: MAX_WAIT_BLOCK_MS,
+    maxWaitMs: maxWaitBlockMs(),
     maxCharsPerLine: MAX_CHARS_PER_LINE,
   };
   const raw = draft.descriptionOverride ?? (typeof def.description === "function" ? def.description(input) : def.description);

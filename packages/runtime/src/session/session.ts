@@ -5,7 +5,6 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
 import type { ToolRegistry } from "../registry/tool-registry.js";
 import { ResourceStore, defineResource, isPlainObject, isSafeKey, type ResourceKey } from "./resource-store.js";
 import type { ServiceKey } from "./session-service.js";
@@ -25,6 +24,7 @@ import type { AnyToolDefinition } from "../tool/define-tool.js";
 import { DEFAULT_REMINDER_TAG, type ReminderDefinition } from "../reminders/reminder.js";
 import { todoNudgeReminder } from "../reminders/todo-nudge.js";
 import { taskCompletionReminder } from "../reminders/task-completion.js";
+import { uuidV7 } from "../tasks/index.js";
 import type { AgentDefinition } from "../agent/agent-definition.js";
 import { firstProblem } from "../validation/validate-value.js";
 import { parseJsonLikeSerde } from "../validation/serde-json-error.js";
@@ -299,13 +299,14 @@ export class Session implements SessionHandle {
     this.#activeReminders = selectReminders(candidates, toolset);
     this.#toolset = toolset;
     this.resources.onChange(() => this.#persister?.markDirty());
-    await this.#persister.flush(true);
+    // An unwritable state dir costs persistence, not the session.
+    await this.#persister.flush(true).catch((error: unknown) => this.log.error({ err: error, dir: this.sessionDir }, "cannot write tool state"));
     return outcome;
   }
 
   /** Runs one tool call. Never throws: failures come back as a ToolError outcome. */
   execute(request: ExecuteRequest): Promise<ExecuteOutcome> {
-    const callId = request.callId && request.callId !== "" ? request.callId : randomUUID();
+    const callId = request.callId && request.callId !== "" ? request.callId : uuidV7();
     const run = runTool(this, { ...request, callId });
     this.#active.add(run);
     void run.finally(() => this.#active.delete(run));
@@ -326,7 +327,8 @@ export class Session implements SessionHandle {
    */
   async snapshotState(): Promise<Record<string, unknown>> {
     while (this.#active.size > 0) await Promise.allSettled([...this.#active]);
-    await this.#persister?.flush(true);
+    // The host gets the state even when the disk write fails (logged).
+    await this.#persister?.flush(true).catch((error: unknown) => this.log.error({ err: error, dir: this.sessionDir }, "cannot write tool state"));
     return this.resources.serialize() as Record<string, unknown>;
   }
 

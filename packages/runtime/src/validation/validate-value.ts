@@ -42,9 +42,9 @@ export function firstProblem(schema: TSchema, value: unknown, rename: (name: str
       const field = String((params.additionalProperties as string[] | undefined)?.[0] ?? "");
       const schemaAt = schemaAtPath(schema, error.instancePath);
       const known = Object.keys((schemaAt?.properties as Record<string, unknown> | undefined) ?? {}).map(rename);
-      const expected = known.length === 0 ? "nothing" : known.length === 1 ? `\`${known[0]}\`` : `one of ${known.map((k) => `\`${k}\``).join(", ")}`;
+      const expected = oneOf(known, "there are no fields");
       return {
-        message: `unknown field \`${rename(field)}\`, expected ${expected}`,
+        message: known.length === 0 ? `unknown field \`${rename(field)}\`, ${expected}` : `unknown field \`${rename(field)}\`, expected ${expected}`,
         path: joinPath(path, field),
         expected,
         value: valueAt(at, `/${field}`),
@@ -55,7 +55,7 @@ export function firstProblem(schema: TSchema, value: unknown, rename: (name: str
     case "const": {
       const schemaAt = schemaAtPath(schema, error.instancePath);
       const variants = variantsOf(schemaAt);
-      const expected = variants.length === 1 ? `\`${variants[0]}\`` : `one of ${variants.map((v) => `\`${v}\``).join(", ")}`;
+      const expected = oneOf(variants, "there are no variants");
       return { message: `unknown variant \`${String(at)}\`, expected ${expected}`, path, expected, value: at, category: "params_unknown_variant" };
     }
     case "type":
@@ -63,7 +63,7 @@ export function firstProblem(schema: TSchema, value: unknown, rename: (name: str
       const schemaAt = schemaAtPath(schema, error.instancePath);
       const variants = variantsOf(schemaAt);
       if (variants.length > 0 && typeof at === "string") {
-        const expected = variants.length === 1 ? `\`${variants[0]}\`` : `one of ${variants.map((v) => `\`${v}\``).join(", ")}`;
+        const expected = oneOf(variants, "there are no variants");
         return { message: `unknown variant \`${at}\`, expected ${expected}`, path, expected, value: at, category: "params_unknown_variant" };
       }
       const expected = expectedOf(schemaAt);
@@ -78,6 +78,15 @@ export function firstProblem(schema: TSchema, value: unknown, rename: (name: str
     default:
       return { message: `invalid value: ${describeJson(at)}, ${error.message}`, path, value: at, expected: error.message, category: "params_invalid" };
   }
+}
+
+/** serde's `OneOf` wording: `` `a` ``, `` `a` or `b` ``, `` one of `a`, `b`, `c` ``. */
+function oneOf(names: readonly string[], none: string): string {
+  const quoted = names.map((n) => `\`${n}\``);
+  if (quoted.length === 0) return none;
+  if (quoted.length === 1) return quoted[0]!;
+  if (quoted.length === 2) return `${quoted[0]} or ${quoted[1]}`;
+  return `one of ${quoted.join(", ")}`;
 }
 
 /** Serde's description of an unexpected JSON value. */

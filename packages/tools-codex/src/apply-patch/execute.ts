@@ -17,9 +17,9 @@ import {
   writeFileConfined,
   type ToolContext,
   type ToolResult,
+  ioErrorText,
 } from "@grok-tools/runtime";
 import { confinedTarget } from "../shared/file-access.js";
-import { fsErrorText } from "../shared/io-error.js";
 import { joinLikeRust } from "../shared/rust-path.js";
 import { decodeLossy } from "../shared/rust-text.js";
 import { deriveNewContents } from "./apply.js";
@@ -46,7 +46,7 @@ function readFailure(prefix: string, filePath: string, error: unknown): ToolErro
         : code === "EISDIR"
           ? ErrorCode.INVALID_INPUT
           : ErrorCode.EXECUTION_FAILED;
-  return new ToolError(errorCode, `${prefix}: ${filePath}, ${fsErrorText(error)}`, {
+  return new ToolError(errorCode, `${prefix}: ${filePath}, ${ioErrorText(error)}`, {
     filePath,
     details: { file_path: filePath, ...(code === undefined ? {} : { errno: code }) },
     ...(errorCode === ErrorCode.FILE_NOT_FOUND ? { suggestion: "Check the path, or use '*** Add File:' to create the file." } : {}),

@@ -3,9 +3,8 @@
  * its outcome (failures become ToolErrors with the reference's texts, decision D1).
  */
 import { stat } from "node:fs/promises";
-import { ErrorCode, ToolError, errnoCode, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { ErrorCode, ToolError, errnoCode, type ToolContext, type ToolResult, rustIoErrorText } from "@grok-tools/runtime";
 import { confinedTarget } from "../shared/file-access.js";
-import { rustIoErrorText } from "../shared/io-error.js";
 import { joinLikeRust } from "../shared/rust-path.js";
 import { decodeLossy, trimRust } from "../shared/rust-text.js";
 import { parseResults, ripgrepArgs, runRipgrep } from "./ripgrep.js";

@@ -3,8 +3,7 @@
  * and renders a slice or an indentation block.
  */
 import path from "node:path";
-import { ErrorCode, ToolError, errnoCode, readFileConfined, readTracker, type ToolContext, type ToolResult } from "@grok-tools/runtime";
-import { fsErrorText } from "../shared/io-error.js";
+import { ErrorCode, ToolError, errnoCode, readFileConfined, readTracker, type ToolContext, type ToolResult, ioErrorText } from "@grok-tools/runtime";
 import { decodeLossy } from "../shared/rust-text.js";
 import { formatReadPrompt } from "./format.js";
 import { readBlock } from "./indentation.js";
@@ -27,7 +26,7 @@ export function readError(filePath: string, error: unknown): ToolError {
         : code === "EISDIR"
           ? ErrorCode.INVALID_INPUT
           : ErrorCode.EXECUTION_FAILED;
-  return new ToolError(errorCode, `Failed to read file: ${filePath}, ${fsErrorText(error)}`, {
+  return new ToolError(errorCode, `Failed to read file: ${filePath}, ${ioErrorText(error)}`, {
     filePath,
     details: { file_path: filePath, ...(code === undefined ? {} : { errno: code }) },
     cause: error,

@@ -16,13 +16,13 @@ import {
   resolveModelPath,
   type ReadResult,
   type ToolContext,
+  ioErrorText,
 } from "@grok-tools/runtime";
 import { appendReminder, cursorRuleReminderForRead } from "./cursor-rules.js";
 import { imageMimeType, isBinary, isPdf } from "./file-kind.js";
 import { compressImageForConversation } from "./image-compress.js";
 import { formatFileContent, formatImageContent, formatPdfPageImages } from "./format.js";
 import { GITIGNORE_POLICY, isGitignored } from "./gitignore.js";
-import { renderIoError } from "./io-error.js";
 import { displayJoin, isSkillMarkdown, resolveUnicodeFileName } from "./paths.js";
 import type { FileContent, ImageContent, ReadFileFailure, ReadFileInput, ReadFileParams, ReadFileSuccess } from "./schema.js";
 import { LEGACY_ALLOWS_GITIGNORED_READS, renderLegacyReadError } from "./versions/legacy-0-4-10.js";
@@ -204,7 +204,7 @@ export function mapReadError(error: unknown, at: { legacy: boolean; display: str
     case "EPERM":
       return fail("PermissionDenied", errorCode, `Permission denied: ${at.display}`, { suggestion: "The server's user may not read this file.", filePath: at.display });
     default:
-      return fail("FileReadError", errorCode, `Failed to read file: ${at.display}, ${renderIoError(error)}`, { filePath: at.display });
+      return fail("FileReadError", errorCode, `Failed to read file: ${at.display}, ${ioErrorText(error)}`, { filePath: at.display });
   }
 }
 

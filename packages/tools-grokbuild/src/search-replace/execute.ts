@@ -18,6 +18,7 @@ import {
   writeFileConfined,
   type ReadResult,
   type ToolContext,
+  rustIoErrorText,
 } from "@grok-tools/runtime";
 import { GITIGNORE_POLICY, isGitignored } from "../read-file/gitignore.js";
 import { displayJoin, resolveUnicodeFileName } from "../read-file/paths.js";
@@ -25,7 +26,6 @@ import { findNormalizedMatches, matchIndices } from "./confusables.js";
 import { buildEditDetails, replaceSpans } from "./edit.js";
 import { createdTexts, updatedTexts } from "./format.js";
 import { confusableHint, nearestMatchHint } from "./hints.js";
-import { displayIoError } from "./io-error.js";
 import type { SearchReplaceInput, SearchReplaceOutput, SearchReplaceParams } from "./schema.js";
 import { legacyMessages, type LegacyNames } from "./versions/legacy-0-4-10.js";
 
@@ -143,7 +143,7 @@ async function readCurrent(call: Call, missingOk: boolean): Promise<ReadResult |
     if (code === "EACCES" || code === "EPERM") {
       throw fail(ErrorCode.PERMISSION_DENIED, "InvalidInput", `Error: permission denied reading ${p}.`, { filePath: p });
     }
-    throw new ToolError(ErrorCode.EXECUTION_FAILED, displayIoError(error), { filePath: p, cause: error });
+    throw new ToolError(ErrorCode.EXECUTION_FAILED, rustIoErrorText(error), { filePath: p, cause: error });
   }
 }
 
@@ -166,7 +166,7 @@ async function write(call: Call, content: string, verb: "create" | "write"): Pro
       );
     }
     if (code === "ENAMETOOLONG") throw fileNameTooLong(`Error: file name exceeds the ${NAME_MAX_BYTES}-character limit. Please use a shorter file name.`, call.legacy);
-    const message = `Error: failed to write ${p}: ${displayIoError(error)}`;
+    const message = `Error: failed to write ${p}: ${rustIoErrorText(error)}`;
     const errorCode = code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : ErrorCode.EXECUTION_FAILED;
     throw fail(errorCode, "InvalidInput", message, { filePath: p });
   }

@@ -1,9 +1,9 @@
 /**
  * Renders Node file-system errors the way Rust's `std::io::Error` displays them
- * (`No such file or directory (os error 2)`), since the reference's messages embed that text.
+ * (`No such file or directory (os error 2)`), because the reference's tool messages embed that
+ * text (spec §13 item 2). One table for every tool package.
  */
 import { constants } from "node:os";
-import { errnoCode } from "@grok-tools/runtime";
 
 /** glibc's `strerror` texts for the errors a file tool can meet. */
 const STRERROR: Readonly<Record<string, string>> = {
@@ -32,21 +32,21 @@ const STRERROR: Readonly<Record<string, string>> = {
   ENAMETOOLONG: "File name too long",
   ENOTEMPTY: "Directory not empty",
   ELOOP: "Too many levels of symbolic links",
+  EOVERFLOW: "Value too large for defined data type",
   EDQUOT: "Disk quota exceeded",
   ESTALE: "Stale file handle",
 };
 
-/** `No such file or directory (os error 2)`: Rust's display of an OS error. */
+/** `No such file or directory (os error 2)` for a Node errno error; its message otherwise. */
 export function rustIoErrorText(error: unknown): string {
-  const code = errnoCode(error);
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const errno = code === undefined ? undefined : (constants.errno as Record<string, number | undefined>)[code];
-  if (code !== undefined && errno !== undefined) {
-    return `${STRERROR[code] ?? code} (os error ${errno})`;
-  }
+  const text = code === undefined ? undefined : STRERROR[code];
+  if (text !== undefined && errno !== undefined) return `${text} (os error ${errno})`;
   return error instanceof Error ? error.message : String(error);
 }
 
 /** The same text behind the `IO Error: ` prefix of the reference's file-system error type. */
-export function fsErrorText(error: unknown): string {
+export function ioErrorText(error: unknown): string {
   return `IO Error: ${rustIoErrorText(error)}`;
 }
