@@ -15,6 +15,8 @@ export default [
         "error",
         {
           enforceBuildableLibDependency: false,
+          // Tests import their own package by name, as a user would.
+          allowCircularSelfDependency: true,
           allow: [],
           depConstraints: [
             { sourceTag: "type:proto", onlyDependOnLibsWithTags: [] },

@@ -19,6 +19,9 @@ export function jestConfig(packageDir, overrides = {}) {
     },
     testMatch: ["<rootDir>/src/**/*.test.ts", "<rootDir>/test/**/*.test.ts"],
     testTimeout: 30000,
+    // A test that fails half-way can leave a child process or socket behind; never let that hang CI.
+    // Leaks are checked by dedicated tests (process counts, open handles), not by Jest's exit.
+    forceExit: true,
     ...overrides,
   };
 }

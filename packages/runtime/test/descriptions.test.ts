@@ -135,6 +135,9 @@ describe("finalized names, params and descriptions", () => {
     if (missing.ok) throw new Error("expected failure");
     expect(missing.error.code).toBe(ErrorCode.MISSING_REQUIRED_FIELD);
     expect(missing.error.message).toBe("missing field `cmd`");
+    const wrongType = await session.execute({ toolName: "run_terminal_command", inputJson: '{"cmd":"ls","background":"often"}' });
+    if (wrongType.ok) throw new Error("expected failure");
+    expect(wrongType.error).toMatchObject({ code: ErrorCode.INVALID_INPUT, message: 'invalid type: string "often", expected a boolean', detailsJson: '{"field":"background"}' });
     const amp = await session.execute({ toolName: "run_terminal_command", inputJson: '{"cmd":"sleep 1 &"}' });
     if (amp.ok) throw new Error("expected failure");
     expect(amp.error.message).toBe("Remove the background '&' from your command and set background=true instead.");

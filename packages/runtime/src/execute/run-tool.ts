@@ -109,7 +109,10 @@ function parseInput(tool: FinalizedTool, inputJson: string): Record<string, unkn
   const problem = firstProblem(tool.canonicalInputSchema, normalized, (name) => tool.paramNames[name] ?? name);
   if (problem) {
     const code = problem.category === "params_missing_field" ? ErrorCode.MISSING_REQUIRED_FIELD : ErrorCode.INVALID_INPUT;
-    throw new ToolError(code, problem.message, { details: { field: problem.path } });
+    // The path as the model wrote it: its first segment under the client name.
+    const [head = "", ...rest] = problem.path.split(".");
+    const field = [tool.paramNames[head] ?? head, ...rest].join(".");
+    throw new ToolError(code, problem.message, { details: { field } });
   }
   return normalized;
 }

@@ -9,13 +9,14 @@
  * promise wrapping of the output, which are exactly the parts execa adds.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, type WriteStream } from "node:fs";
-import { mkdir, readFile, readdir } from "node:fs/promises";
+import { createWriteStream, existsSync, mkdirSync, openSync, type WriteStream } from "node:fs";
+import { readFile, readdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { OutputBuffer } from "./output-buffer.js";
 import { detectProcessIsolation, type ProcessIsolation } from "./process-isolation.js";
+import type { LauncherExit, SpareLauncher } from "./spare-launcher.js";
 
 /** SIGTERM to SIGKILL grace (the reference's `SIGTERM_GRACE`). */
 export const KILL_GRACE_MS = 1_000;
@@ -56,6 +57,11 @@ export interface SpawnCommandOptions {
   /** Called after each chunk of output. */
   onOutput?: () => void;
   onOutputLimit?: () => void;
+  /**
+   * The session's pre-started isolated launcher: used when it matches this isolation and
+   * environment, else (or when it died) the command is spawned cold, with the same result.
+   */
+  launcher?: SpareLauncher;
 }
 
 /** The shell the reference uses: zsh when `$SHELL` is zsh, else bash. */
@@ -76,7 +82,7 @@ export class RunningProcess {
   readonly done: Promise<ProcessExit>;
   #child: ChildProcess | undefined;
   #isolation: ProcessIsolation;
-  #marker = randomUUID();
+  #marker: string = randomUUID();
   #totalBytes = 0;
   #logBytes = 0;
   #exit: ProcessExit | undefined;
@@ -102,8 +108,11 @@ export class RunningProcess {
   static async start(options: SpawnCommandOptions): Promise<RunningProcess> {
     let log: WriteStream | undefined;
     try {
-      await mkdir(path.dirname(options.logFile), { recursive: true });
-      log = createWriteStream(options.logFile, { flags: "w" });
+      // Synchronous on purpose: two local metadata syscalls cost microseconds, while a trip
+      // through the thread pool per step costs a wake-up each on a busy machine. No fsync:
+      // the log is a convenience copy, not state.
+      mkdirSync(path.dirname(options.logFile), { recursive: true });
+      log = createWriteStream("", { fd: openSync(options.logFile, "w") });
       log.on("error", () => undefined);
     } catch {
       log = undefined;
@@ -150,16 +159,35 @@ export class RunningProcess {
     // `exec "$@" 2>&1`: stderr joins stdout on one pipe, so the two interleave in the
     // order the command wrote them; the wrapper sh replaces itself and leaves no process.
     const argv = ["-c", 'exec "$@" 2>&1', "sh", ...this.#isolation.prefix, ...shell, "-c", options.command];
-    const env = { ...options.env, [PROCESS_MARKER_ENV]: this.#marker };
     const logCap = options.logCapBytes ?? MAX_LOG_FILE_BYTES;
     const killBytes = options.outputKillBytes ?? MAX_OUTPUT_BYTES_BEFORE_KILL;
-    let child: ChildProcess;
-    try {
-      child = spawn("/bin/sh", argv, { cwd: options.cwd, env, stdio: ["ignore", "pipe", "ignore"], detached: true });
-    } catch (error) {
-      rejectSpawned(error as Error);
-      log?.destroy();
-      throw error;
+    let child: ChildProcess | undefined;
+    let launcherExit: Promise<LauncherExit> | undefined;
+    const warm = options.launcher?.take(this.#isolation, options.env, options.cwd, shell, options.command);
+    if (warm) {
+      // The launcher already runs in its own namespace and process group, in this cwd with
+      // this environment: it only execs `<shell> -c <command>` (same argv, stdin and pipe).
+      // The replacement spare is forked right after the command is sent: the fork blocks
+      // the event loop for milliseconds, which then overlaps the command's own exec.
+      const launcher = options.launcher!;
+      if (await warm.start(options.command, () => launcher.replenish())) {
+        launcher.succeeded();
+        child = warm.child;
+        launcherExit = warm.exited;
+        this.#marker = warm.marker;
+      } else {
+        warm.kill();
+      }
+    }
+    if (!child) {
+      const env = { ...options.env, [PROCESS_MARKER_ENV]: this.#marker };
+      try {
+        child = spawn("/bin/sh", argv, { cwd: options.cwd, env, stdio: ["ignore", "pipe", "ignore"], detached: true });
+      } catch (error) {
+        rejectSpawned(error as Error);
+        log?.destroy();
+        throw error;
+      }
     }
     this.#child = child;
     const stdout = child.stdout!;
@@ -186,17 +214,18 @@ export class RunningProcess {
       stdout.on("close", () => resolve());
       stdout.on("error", () => resolve());
     });
-    const exited = new Promise<ProcessExit>((resolve, reject) => {
-      child.once("error", (error) => {
-        rejectSpawned(error);
-        reject(error);
-      });
-      child.once("spawn", () => resolveSpawned());
-      child.once("exit", (code, signal) => {
-        const exit: ProcessExit = signal ? { exitCode: null, signal: `signal ${SIGNAL_NUMBERS[signal] ?? signal}` } : { exitCode: code, signal: null };
-        resolve(exit);
-      });
-    });
+    const toExit = (code: number | null, signal: NodeJS.Signals | null): ProcessExit => (signal ? { exitCode: null, signal: `signal ${SIGNAL_NUMBERS[signal] ?? signal}` } : { exitCode: code, signal: null });
+    const exited = launcherExit
+      ? launcherExit.then(({ code, signal }) => toExit(code, signal))
+      : new Promise<ProcessExit>((resolve, reject) => {
+          child.once("error", (error) => {
+            rejectSpawned(error);
+            reject(error);
+          });
+          child.once("spawn", () => resolveSpawned());
+          child.once("exit", (code, signal) => resolve(toExit(code, signal)));
+        });
+    if (launcherExit) resolveSpawned();
     let exit: ProcessExit;
     try {
       exit = await exited;
@@ -208,8 +237,10 @@ export class RunningProcess {
     }
     this.#exit = exit;
     // The leader is gone; nothing it started may outlive it. In a PID namespace the kernel
-    // already killed the rest; with process groups we kill the group and marked strays.
-    await this.#signalTree("SIGKILL");
+    // already killed the rest (the namespace died with its init, which `--kill-child` /
+    // `--die-with-parent` tie to the leader); with process groups we kill the group and
+    // marked strays.
+    if (this.#isolation.mode === "process-group") await this.#signalTree("SIGKILL");
     if (!(await settlesWithin(streamClosed, DRAIN_TIMEOUT_MS))) stdout.destroy();
     this.output.end();
     if (log) await new Promise<void>((resolve) => log.end(() => resolve()));

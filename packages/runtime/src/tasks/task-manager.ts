@@ -14,6 +14,7 @@ import { defineService } from "../session/session-service.js";
 import type { SessionHandle, ToolNotification } from "../execute/tool-context.js";
 import { RunningProcess, type ProcessExit } from "./process-runner.js";
 import type { ProcessIsolation } from "./process-isolation.js";
+import { SpareLauncher } from "./spare-launcher.js";
 import { uuidV7 } from "./task-id.js";
 
 /** Completed background tasks stay whole this long, then shrink to a tombstone. */
@@ -241,6 +242,8 @@ export class TaskManager {
   readonly #evictions = new Map<string, NodeJS.Timeout>();
   readonly #completionListeners = new Set<(snapshot: TaskSnapshot) => void>();
   #disposed = false;
+  /** The session's pre-started isolated launcher for foreground commands (never shared). */
+  readonly #spare = new SpareLauncher();
   /** Spawns in flight, counted against the limit. */
   #starting = 0;
 
@@ -298,6 +301,9 @@ export class TaskManager {
     } finally {
       spec.signal?.removeEventListener("abort", onAbort);
       this.#foreground.delete(task);
+      // The next spare is started once this call's answer is on its way: forking the server
+      // blocks its event loop for a few ms, which is free between calls and not within one.
+      setImmediate(() => this.#spare.replenish());
     }
   }
 
@@ -364,6 +370,7 @@ export class TaskManager {
   /** Kills every command of the session and waits for them to be gone. */
   async dispose(): Promise<void> {
     this.#disposed = true;
+    this.#spare.dispose();
     for (const timer of this.#evictions.values()) clearTimeout(timer);
     this.#evictions.clear();
     const running = [...this.#foreground, ...this.#tasks.values()].filter((task) => !task.completed);
@@ -391,6 +398,8 @@ export class TaskManager {
       ...(spec.logCapBytes !== undefined ? { logCapBytes: spec.logCapBytes } : {}),
       ...(spec.outputKillBytes !== undefined ? { outputKillBytes: spec.outputKillBytes } : {}),
       onOutputLimit: () => void holder.task?.kill("output_limit"),
+      // Foreground calls are the latency-sensitive ones; background ones spawn cold.
+      ...(background ? {} : { launcher: this.#spare }),
     }).finally(() => this.#starting--);
     const task = new ProcessTask(id, spec, process, background);
     holder.task = task;

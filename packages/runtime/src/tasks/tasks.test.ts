@@ -146,7 +146,7 @@ describe("TaskManager", () => {
     const m = new TaskManager({ maxRunning: 2, completedTaskTtlMs: 50 });
     const completions: string[] = [];
     m.onCompleted((s) => completions.push(s.taskId));
-    const a = await m.startBackground(spec("echo A", "a"));
+    const a = await m.startBackground(spec("sleep 1; echo A", "a"));
     const b = await m.startBackground(spec("sleep 1000", "b"));
     await expect(m.startBackground(spec("true", "c"))).rejects.toThrow("too many commands running in this session (limit 2)");
     const snap = await m.waitForCompletion(a.id, 5_000);
