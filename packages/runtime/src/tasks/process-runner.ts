@@ -17,6 +17,8 @@ import { randomUUID } from "node:crypto";
 import { OutputBuffer } from "./output-buffer.js";
 import { detectProcessIsolation, type ProcessIsolation } from "./process-isolation.js";
 import type { LauncherExit, SpareLauncher } from "./spare-launcher.js";
+import { createSocketPair } from "./socket-pair.js";
+import type { Readable } from "node:stream";
 
 /** SIGTERM to SIGKILL grace (the reference's `SIGTERM_GRACE`). */
 export const KILL_GRACE_MS = 1_000;
@@ -81,6 +83,8 @@ export class RunningProcess {
   /** Resolves when the leader exited, the tree is gone, the pipe drained and the log flushed. */
   readonly done: Promise<ProcessExit>;
   #child: ChildProcess | undefined;
+  /** The read end of the command's merged stdout and stderr. */
+  #stdout: Readable | undefined;
   #isolation: ProcessIsolation;
   #marker: string = randomUUID();
   #totalBytes = 0;
@@ -149,7 +153,7 @@ export class RunningProcess {
       if (await settlesWithin(this.done, graceMs)) return;
       await this.#signalTree("SIGKILL");
       if (await settlesWithin(this.done, REAP_GRACE_MS)) return;
-      this.#child?.stdout?.destroy();
+      this.#stdout?.destroy();
     })();
     return this.#killing;
   }
@@ -162,17 +166,16 @@ export class RunningProcess {
     const logCap = options.logCapBytes ?? MAX_LOG_FILE_BYTES;
     const killBytes = options.outputKillBytes ?? MAX_OUTPUT_BYTES_BEFORE_KILL;
     let child: ChildProcess | undefined;
+    let stdout: Readable | undefined;
     let launcherExit: Promise<LauncherExit> | undefined;
     const warm = options.launcher?.take(this.#isolation, options.env, options.cwd, shell, options.command);
     if (warm) {
       // The launcher already runs in its own namespace and process group, in this cwd with
       // this environment: it only execs `<shell> -c <command>` (same argv, stdin and pipe).
-      // The replacement spare is forked right after the command is sent: the fork blocks
-      // the event loop for milliseconds, which then overlaps the command's own exec.
-      const launcher = options.launcher!;
-      if (await warm.start(options.command, () => launcher.replenish())) {
-        launcher.succeeded();
+      if (await warm.start(options.command)) {
+        options.launcher!.succeeded();
         child = warm.child;
+        stdout = child.stdout!;
         launcherExit = warm.exited;
         this.#marker = warm.marker;
       } else {
@@ -181,19 +184,34 @@ export class RunningProcess {
     }
     if (!child) {
       const env = { ...options.env, [PROCESS_MARKER_ENV]: this.#marker };
+      // With a namespace wrapper, one socket given as both stdout and stderr replaces the
+      // `sh` in front of it (one exec less); the wrapper still execs the shell itself.
+      const pair = this.#isolation.prefix.length > 0 && process.env.GT_NO_PAIR !== "1" ? await createSocketPair() : undefined; // TEMP
       try {
-        child = spawn("/bin/sh", argv, { cwd: options.cwd, env, stdio: ["ignore", "pipe", "ignore"], detached: true });
+        if (pair) {
+          const [file, ...prefixArgs] = this.#isolation.prefix;
+          child = spawn(file!, [...prefixArgs, ...shell, "-c", options.command], { cwd: options.cwd, env, stdio: ["ignore", pair.childEnd, pair.childEnd], detached: true });
+          stdout = pair.ourEnd;
+        } else {
+          child = spawn("/bin/sh", argv, { cwd: options.cwd, env, stdio: ["ignore", "pipe", "ignore"], detached: true });
+          stdout = child.stdout!;
+        }
       } catch (error) {
+        pair?.ourEnd.destroy();
         rejectSpawned(error as Error);
         log?.destroy();
         throw error;
+      } finally {
+        // The child holds its own copy (or never started); ours would keep the stream open.
+        pair?.childEnd.destroy();
       }
     }
     this.#child = child;
-    const stdout = child.stdout!;
+    const pipe: Readable = stdout!;
+    this.#stdout = pipe;
     let limitHit = false;
     const streamClosed = new Promise<void>((resolve) => {
-      stdout.on("data", (chunk: Buffer) => {
+      pipe.on("data", (chunk: Buffer) => {
         this.#totalBytes += chunk.length;
         this.output.push(chunk);
         if (log && this.#logBytes < logCap) {
@@ -201,8 +219,8 @@ export class RunningProcess {
           const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
           this.#logBytes += part.length;
           if (!log.write(part)) {
-            stdout.pause();
-            log.once("drain", () => stdout.resume());
+            pipe.pause();
+            log.once("drain", () => pipe.resume());
           }
         }
         if (!limitHit && this.#totalBytes > killBytes) {
@@ -211,8 +229,10 @@ export class RunningProcess {
         }
         options.onOutput?.();
       });
-      stdout.on("close", () => resolve());
-      stdout.on("error", () => resolve());
+      pipe.on("close", () => resolve());
+      pipe.on("error", () => resolve());
+      // A socket pair's end arrives paused (its token was read in paused mode).
+      pipe.resume();
     });
     const toExit = (code: number | null, signal: NodeJS.Signals | null): ProcessExit => (signal ? { exitCode: null, signal: `signal ${SIGNAL_NUMBERS[signal] ?? signal}` } : { exitCode: code, signal: null });
     const exited = launcherExit
@@ -230,7 +250,7 @@ export class RunningProcess {
     try {
       exit = await exited;
     } catch (error) {
-      stdout.destroy();
+      pipe.destroy();
       log?.destroy();
       this.#finished = true;
       throw error;
@@ -241,7 +261,7 @@ export class RunningProcess {
     // `--die-with-parent` tie to the leader); with process groups we kill the group and
     // marked strays.
     if (this.#isolation.mode === "process-group") await this.#signalTree("SIGKILL");
-    if (!(await settlesWithin(streamClosed, DRAIN_TIMEOUT_MS))) stdout.destroy();
+    if (!(await settlesWithin(streamClosed, DRAIN_TIMEOUT_MS))) pipe.destroy();
     this.output.end();
     if (log) await new Promise<void>((resolve) => log.end(() => resolve()));
     this.#finished = true;

@@ -1,5 +1,5 @@
 /**
- * A pre-started, already isolated launcher per session: `<isolation prefix> bash -c <stub>`
+ * A pre-started, already isolated launcher per session: `<isolation prefix> /bin/sh -c <stub>`
  * waits on a private socket (fd 3) for one command and then `exec`s it, so the cost of
  * creating the PID namespace (and of forking the server) is paid ahead of the call.
  */
@@ -19,18 +19,27 @@ export const MAX_SPARE_FAILURES = 3;
 /** A stub that has not answered an instruction by then is killed; the call then spawns cold. */
 export const SPARE_ACK_TIMEOUT_MS = 10_000;
 
+/**
+ * A new spare is forked only after the session's commands have been quiet this long: the
+ * fork blocks the server's event loop for a few ms (much more on virtual machines, where
+ * fork and exec are slow), which must not land inside a call. Back-to-back calls therefore
+ * spawn cold, and calls with a pause before them (the usual agent rhythm) start warm.
+ */
+export const SPARE_IDLE_DELAY_MS = 50;
+
 /** Longer commands spawn cold: the stub reads its instruction one byte per syscall. */
 export const MAX_WARM_COMMAND_CHARS = 4_096;
 
 /** The stub's own variables; an environment that already has one is not used warm. */
 const STUB_VARIABLE_PREFIX = "_grok_stub_";
 
-// The stub, run by `/bin/sh` exactly like the cold path's `sh -c 'exec "$@" 2>&1'`: started
+// The stub, run by `/bin/sh`: started
 // with the command's environment and cwd, it waits on fd 3 for the command as a line count
 // and that many lines, answers `y` just before `exec`, and `exec`s `"$@" -c <command>` (the
 // shell argv comes as positional parameters). The command is data in a variable, never code.
 // EOF (the server died) makes it exit, so an idle stub never outlives its server. Its own
-// variables are not exported, so the command's environment is the one the cold path gives.
+// variables are not exported, so the command's environment is the one the cold path gives
+// (environments that `sh` would alter are not run warm: see `warmableEnv`).
 const STUB = [
   "IFS= read -r _grok_stub_n <&3 || exit 99",
   "case $_grok_stub_n in ''|*[!0-9]*) exit 99;; esac",
@@ -96,10 +105,9 @@ export class WarmLaunch {
 
   /**
    * Sends the command and resolves true once the stub is about to `exec` it, false when it
-   * cannot (it died): then nothing ran and the caller spawns cold. `afterSend` runs right
-   * after the command is written, while the stub works.
+   * cannot (it died): then nothing ran and the caller spawns cold.
    */
-  start(command: string, afterSend?: () => void): Promise<boolean> {
+  start(command: string): Promise<boolean> {
     if (this.#answer) return this.#answer;
     const socket = this.#socket;
     // From now on the call waits on this launcher: it must hold the event loop like a cold child.
@@ -107,30 +115,31 @@ export class WarmLaunch {
     (this.child.stdout as Socket | null)?.ref();
     socket.ref();
     this.#answer = new Promise<boolean>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
+      if (!this.alive) {
+        socket.destroy();
+        resolve(false);
+        return;
+      }
+      const timer = setTimeout(() => this.kill(), SPARE_ACK_TIMEOUT_MS);
+      timer.unref();
       // The verdict is the first byte before EOF: `y` is written right before `exec`, so a
       // `y` means the command runs (even if the launcher was killed after it), and EOF
       // without it means nothing ran. Never decided by a timer, so a command never runs twice.
+      const onData = (chunk: Buffer) => finish(chunk[0] === 0x79);
+      const onEnd = () => finish(false);
       const finish = (ok: boolean) => {
-        if (timer) clearTimeout(timer);
-        socket.removeAllListeners("data");
-        socket.removeAllListeners("end");
-        socket.removeAllListeners("close");
+        clearTimeout(timer);
+        socket.off("data", onData);
+        socket.off("end", onEnd);
+        socket.off("close", onEnd);
         socket.destroy();
         resolve(ok);
       };
-      socket.on("data", (chunk: Buffer) => finish(chunk[0] === 0x79));
-      socket.once("end", () => finish(false));
-      socket.once("close", () => finish(false));
-      if (!this.alive) {
-        finish(false);
-        return;
-      }
+      socket.on("data", onData);
+      socket.once("end", onEnd);
+      socket.once("close", onEnd);
       const lines = command.split("\n");
       socket.write(`${lines.length}\n${lines.join("\n")}\n`);
-      timer = setTimeout(() => this.kill(), SPARE_ACK_TIMEOUT_MS);
-      timer.unref();
-      afterSend?.();
     });
     return this.#answer;
   }
@@ -162,6 +171,7 @@ export class SpareLauncher {
   #key: SpareKey | undefined;
   #failures = 0;
   #disposed = false;
+  #timer: NodeJS.Timeout | undefined;
 
   /** The idle launcher's pid, when one is waiting (diagnostics and tests). */
   get idlePid(): number | undefined {
@@ -173,6 +183,7 @@ export class SpareLauncher {
    * (the caller spawns cold) and remembers the settings for the next spare.
    */
   take(isolation: ProcessIsolation, env: Readonly<Record<string, string>>, cwd: string, shell: readonly string[], command: string): WarmLaunch | undefined {
+    this.#cancelReplenish();
     if (this.#disposed || isolation.mode !== "pid-namespace" || this.#failures >= MAX_SPARE_FAILURES) return undefined;
     if (command.length > MAX_WARM_COMMAND_CHARS || command.includes("\0") || !warmableEnv(env) || !path.isAbsolute(cwd) || cwd.includes("\0")) return undefined;
     const cwdId = directoryId(cwd);
@@ -190,7 +201,18 @@ export class SpareLauncher {
     return undefined;
   }
 
-  /** Starts a new idle launcher when there is none (called after each foreground command). */
+  /** Starts a new idle launcher after {@link SPARE_IDLE_DELAY_MS} unless a command starts first. */
+  scheduleReplenish(): void {
+    this.#cancelReplenish();
+    if (this.#disposed || !this.#key || this.#spare?.alive) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.replenish();
+    }, SPARE_IDLE_DELAY_MS);
+    this.#timer.unref();
+  }
+
+  /** Starts a new idle launcher now when there is none. */
   replenish(): void {
     const key = this.#key;
     if (this.#disposed || !key || this.#spare?.alive || this.#failures >= MAX_SPARE_FAILURES) return;
@@ -232,7 +254,13 @@ export class SpareLauncher {
   /** Kills the idle launcher and makes no more (session close). */
   dispose(): void {
     this.#disposed = true;
+    this.#cancelReplenish();
     this.#discard();
+  }
+
+  #cancelReplenish(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
   #discard(): void {
@@ -242,13 +270,19 @@ export class SpareLauncher {
   }
 }
 
-/** Names that sh would treat specially, so the stub's view of them could differ from the cold path's. */
+/**
+ * Whether the stub passes this environment on unchanged: `sh` drops names that are not
+ * shell identifiers (the cold path hands them to the shell) and sets `PPID` and its own
+ * variables, so environments with such names spawn cold.
+ */
 function warmableEnv(env: Readonly<Record<string, string>>): boolean {
   for (const name in env) {
-    if (name.startsWith(STUB_VARIABLE_PREFIX) || name === "PPID" || name.includes("\0") || env[name]!.includes("\0")) return false;
+    if (!SHELL_NAME.test(name) || name.startsWith(STUB_VARIABLE_PREFIX) || name === "PPID" || env[name]!.includes("\0")) return false;
   }
   return true;
 }
+
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function environmentKey(env: Readonly<Record<string, string>>): string {
   let key = "";

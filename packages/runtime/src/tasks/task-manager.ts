@@ -254,6 +254,11 @@ export class TaskManager {
     this.#maxRuntimeMs = options.backgroundMaxRuntimeMs ?? BACKGROUND_MAX_RUNTIME_MS;
   }
 
+  /** The session's spare launcher (diagnostics and tests; the manager drives it). */
+  get spareLauncher(): SpareLauncher {
+    return this.#spare;
+  }
+
   /** Commands running now (foreground and background). */
   get runningCount(): number {
     let count = 0;
@@ -301,9 +306,8 @@ export class TaskManager {
     } finally {
       spec.signal?.removeEventListener("abort", onAbort);
       this.#foreground.delete(task);
-      // The next spare is started once this call's answer is on its way: forking the server
-      // blocks its event loop for a few ms, which is free between calls and not within one.
-      setImmediate(() => this.#spare.replenish());
+      // The next spare is forked once the session is quiet (forking blocks the event loop).
+      this.#spare.scheduleReplenish();
     }
   }
 

@@ -129,6 +129,22 @@ describe("isolation and the runner", () => {
     expect(await s.done).toEqual({ exitCode: null, signal: "signal 9" });
   });
 
+  it.each([
+    ["detected", undefined],
+    ["process-group", PROCESS_GROUP_ISOLATION],
+  ] as const)("merges stdout and stderr in write order on one stream, stdin empty (%s)", async (name, isolation) => {
+    const p = await RunningProcess.start({
+      command: "echo a; echo b >&2; echo c; [ -S /dev/stdout ] && [ -S /dev/stderr ] && echo sockets; cat; echo d >&2",
+      cwd: dir,
+      env: childEnvironment(),
+      logFile: path.join(dir, `m-${name}.log`),
+      outputLimitChars: 1000,
+      ...(isolation ? { isolation } : {}),
+    });
+    expect(await p.done).toEqual({ exitCode: 0, signal: null });
+    expect(p.output.text()).toBe("a\nb\nc\nsockets\nd\n");
+  });
+
   it("rejects a command that cannot be spawned", async () => {
     await expect(RunningProcess.start({ command: "true", cwd: path.join(dir, "missing"), env: childEnvironment(), logFile: path.join(dir, "d.log"), outputLimitChars: 10 })).rejects.toThrow();
   });
@@ -185,5 +201,145 @@ describe("TaskManager", () => {
     await m.dispose();
     expect(auto.task.completed).toBe(true);
     expect(auto.task.signal).toBe("killed");
+  });
+});
+
+describe("spare launcher", () => {
+  const namespaces = detectProcessIsolation().mode === "pid-namespace";
+  const spec = (command: string, name: string, env: Record<string, string> = childEnvironment()) => ({ command, cwd: dir, env, logFile: path.join(dir, `${name}.log`), outputLimitChars: 10_000, toolCallId: name, timeoutMs: 10_000 });
+
+  /** Whether `pid` is a live (non-zombie) process. */
+  async function running(pid: number): Promise<boolean> {
+    try {
+      return !/\) Z /.test(await readFile(`/proc/${pid}/stat`, "utf8"));
+    } catch {
+      return false;
+    }
+  }
+
+  async function until(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      if (await check()) return true;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return check();
+  }
+
+  // Everything a command can observe about how it was started, except the per-process marker's value.
+  const PROBE = [
+    'echo "$0|$$|$PPID|$(pwd)|$SHLVL|$-"',
+    "env | grep -v '^GROK_TOOLS_PROCESS_MARKER=' | sort | cksum",
+    "ls /proc/$$/fd | tr '\\n' ' '; echo",
+    "grep -E '^Sig(Blk|Ign)' /proc/$$/status | tr '\\n' ' '; echo",
+    "echo to-stderr >&2",
+    'read -r line; echo "stdin=$?"',
+    '[ -n "$GROK_TOOLS_PROCESS_MARKER" ] && echo marker',
+    "exit 3",
+  ].join("\n");
+
+  it("runs a foreground command in the pre-started launcher exactly as a cold spawn would", async () => {
+    const m = new TaskManager();
+    const cold = await m.runForeground(spec(PROBE, "p1"));
+    expect(cold.result.exitCode).toBe(3);
+    expect(cold.result.output).toContain("to-stderr\nstdin=1\nmarker\n");
+    if (!namespaces) {
+      expect(m.spareLauncher.idlePid).toBeUndefined();
+      await m.dispose();
+      return;
+    }
+    expect(await until(() => m.spareLauncher.idlePid !== undefined)).toBe(true);
+    const idle = m.spareLauncher.idlePid!;
+    const warm = await m.runForeground(spec(PROBE, "p2"));
+    expect(warm.result.pid).toBe(idle);
+    expect(warm.result).toMatchObject({ exitCode: 3, signal: null, output: cold.result.output, totalBytes: cold.result.totalBytes });
+    expect(await readFile(path.join(dir, "p2.log"), "utf8")).toBe(cold.result.output);
+    // The command travels as data: quotes, backslashes, `$(`, blank and space-only lines,
+    // tabs, CR, non-ASCII and a trailing newline arrive intact.
+    const text = "a 'q' \"d\" \\n $(x) `y` ${z}\n\n   \n\tt\r\né😀 end  ";
+    expect(await until(() => m.spareLauncher.idlePid !== undefined)).toBe(true);
+    const second = m.spareLauncher.idlePid!;
+    const tricky = await m.runForeground(spec(`cat <<'GROK_EOF'\n${text}\nGROK_EOF\n`, "p3"));
+    expect(tricky.result).toMatchObject({ pid: second, exitCode: 0, output: `${text}\n` });
+    // Closing the session kills the idle spare and makes no more.
+    expect(await until(() => m.spareLauncher.idlePid !== undefined)).toBe(true);
+    const next = m.spareLauncher.idlePid!;
+    expect(next).not.toBe(second);
+    await m.dispose();
+    expect(await until(async () => !(await running(next)))).toBe(true);
+    expect(m.spareLauncher.idlePid).toBeUndefined();
+  });
+
+  it("rebuilds the spare when the environment changes and spawns cold when it died", async () => {
+    const m = new TaskManager();
+    await m.runForeground(spec("true", "e0"));
+    if (!namespaces) {
+      expect(m.spareLauncher.idlePid).toBeUndefined();
+      await m.dispose();
+      return;
+    }
+    expect(await until(() => m.spareLauncher.idlePid !== undefined)).toBe(true);
+    const first = m.spareLauncher.idlePid!;
+    const changed = await m.runForeground(spec('echo "extra=$EXTRA"', "e1", { ...childEnvironment(), EXTRA: "1" }));
+    expect(changed.result.output).toBe("extra=1\n");
+    expect(changed.result.pid).not.toBe(first);
+    expect(await until(async () => !(await running(first)))).toBe(true);
+    // The spare now matches the new environment; killed from outside, it is replaced by a cold spawn.
+    expect(await until(() => m.spareLauncher.idlePid !== undefined)).toBe(true);
+    const second = m.spareLauncher.idlePid!;
+    process.kill(-second, "SIGKILL");
+    expect(await until(async () => !(await running(second)))).toBe(true);
+    const after = await m.runForeground(spec('echo "extra=$EXTRA"', "e2", { ...childEnvironment(), EXTRA: "1" }));
+    expect(after.result).toMatchObject({ output: "extra=1\n", exitCode: 0 });
+    expect(after.result.pid).not.toBe(second);
+    await m.dispose();
+  });
+
+  it("spawns cold, passing them through, for environments that sh would alter", async () => {
+    const env = { ...childEnvironment(), "odd-name": "1" };
+    // The namespace wrapper execs the shell directly; the process-group fallback goes through sh.
+    const expected = namespaces ? "odd-name=1\n" : "";
+    const m = new TaskManager();
+    const first = await m.runForeground(spec("env | grep '^odd-name='", "o1", env));
+    expect(first.result.output).toBe(expected);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(m.spareLauncher.idlePid).toBeUndefined();
+    const second = await m.runForeground(spec("env | grep '^odd-name='", "o2", env));
+    expect(second.result.output).toBe(expected);
+    await m.dispose();
+  });
+
+  it("kills the whole tree of a command started warm, setsid descendants included", async () => {
+    const m = new TaskManager();
+    await m.runForeground(spec("true", "w0"));
+    const idle = namespaces && (await until(() => m.spareLauncher.idlePid !== undefined)) ? m.spareLauncher.idlePid : undefined;
+    expect(idle !== undefined).toBe(namespaces);
+    const marker = `warm${process.pid}x${Date.now()}`;
+    const started = Date.now();
+    const r = await m.runForeground({ ...spec(`(setsid bash -c 'sleep 1000; : ${marker}' &); bash -c 'sleep 1000; : ${marker}'`, "w1"), timeoutMs: 500 });
+    expect(r.result).toMatchObject({ signal: "timeout", timedOut: true, exitCode: null });
+    if (idle !== undefined) expect(r.result.pid).toBe(idle);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(await alive(marker)).toBe(0);
+    await m.dispose();
+  });
+
+  it("never shares a spare between sessions", async () => {
+    const a = new TaskManager();
+    const b = new TaskManager();
+    await a.runForeground(spec("true", "s1"));
+    await b.runForeground(spec("true", "s2"));
+    if (!namespaces) {
+      expect([a.spareLauncher.idlePid, b.spareLauncher.idlePid]).toEqual([undefined, undefined]);
+    } else {
+      expect(await until(() => a.spareLauncher.idlePid !== undefined && b.spareLauncher.idlePid !== undefined)).toBe(true);
+      const bSpare = b.spareLauncher.idlePid!;
+      expect(a.spareLauncher.idlePid).not.toBe(bSpare);
+      await a.dispose();
+      expect(await running(bSpare)).toBe(true);
+      expect((await b.runForeground(spec("true", "s3"))).result.pid).toBe(bSpare);
+    }
+    await a.dispose();
+    await b.dispose();
   });
 });
