@@ -186,7 +186,7 @@ export class RunningProcess {
       const env = { ...options.env, [PROCESS_MARKER_ENV]: this.#marker };
       // With a namespace wrapper, one socket given as both stdout and stderr replaces the
       // `sh` in front of it (one exec less); the wrapper still execs the shell itself.
-      const pair = this.#isolation.prefix.length > 0 && process.env.GT_NO_PAIR !== "1" ? await createSocketPair() : undefined; // TEMP
+      const pair = this.#isolation.prefix.length > 0 ? await createSocketPair() : undefined;
       try {
         if (pair) {
           const [file, ...prefixArgs] = this.#isolation.prefix;
