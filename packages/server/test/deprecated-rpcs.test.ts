@@ -7,6 +7,7 @@ import path from "node:path";
 import { Metadata, status as GrpcStatus, type handleUnaryCall } from "@grpc/grpc-js";
 import { Session, ToolRegistry, Type, defineNamespace, defineTool, parseAgentDefinition, silentLogger } from "@grok-tools/runtime";
 import { createDeprecatedHandlers } from "../src/grpc/deprecated-rpcs.js";
+import { createToolsService } from "../src/grpc/tools-service.js";
 
 const echo = defineTool({
   id: "echo",
@@ -69,4 +70,10 @@ it("maps the switches and agent info", async () => {
   expect(await call(handlers.enableTool, { toolName: "nope" })).toEqual({ success: false, message: "Tool not found: nope" });
   expect(await call(handlers.resetToolOptions, { toolName: "echo", keysToReset: [] })).toEqual({ success: true, message: "", effectiveOptionsJson: '{"loud":false}' });
   expect(await call(handlers.clearToolOverride, { toolName: "echo" })).toEqual({ success: true, message: "No overrides set for Test:echo" });
+});
+
+it("is what the tools service routes the deprecated RPCs to", async () => {
+  const service = createToolsService({ sessionFor: () => session, admit: () => undefined, log: silentLogger }) as unknown as typeof handlers;
+  expect(await call(service.enableTool, { toolName: "echo" })).toEqual({ success: true, message: "Tool Test:echo is already enabled" });
+  expect(await call(service.getSystemPrompt, { variant: "full" })).toEqual({ systemPrompt: "Use echo.", promptMode: "full" });
 });

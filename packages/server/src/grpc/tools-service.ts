@@ -22,6 +22,7 @@ import { describeTool, describeTools, violationSummary, type Logger, type Sessio
 import { categoryName, fromExecuteRequest, fromTruncationConfig, toExecuteResponse, toMetadata, toProtoError, toToolInfo, toViolation } from "./to-proto.js";
 import { chunkUtf8, DEFAULT_STREAM_CHUNK_BYTES, MAX_STREAM_CHUNK_BYTES } from "./stream-chunks.js";
 import { encodeValidationStatus } from "./status-details.js";
+import { createDeprecatedHandlers } from "./deprecated-rpcs.js";
 
 /** What the service needs from its server. */
 export interface ToolsServiceContext {
@@ -80,6 +81,8 @@ function unimplemented(ctx: ToolsServiceContext, rpc: string, area: string): Una
 
 /** Builds the service implementation. */
 export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImplementation {
+  // The deprecated RPCs map onto the session's pre-finalize API unless the server brings its own.
+  const deprecated: Partial<GrokToolsServiceServer> = ctx.deprecated ?? createDeprecatedHandlers(ctx);
   const service: GrokToolsServiceServer = {
     executeTool: unary(ctx, "ExecuteTool", async (req: ExecuteToolRequest, call) => {
       const session = ctx.sessionFor(call.metadata);
@@ -153,22 +156,22 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
       return { stateJson: JSON.stringify(state) };
     }),
 
-    enableTool: ctx.deprecated?.enableTool ?? unimplemented(ctx, "EnableTool", "the runtime issue (deprecated pre-finalize API)"),
-    disableTool: ctx.deprecated?.disableTool ?? unimplemented(ctx, "DisableTool", "the runtime issue (deprecated pre-finalize API)"),
-    setToolOptions: ctx.deprecated?.setToolOptions ?? unimplemented(ctx, "SetToolOptions", "the runtime issue (deprecated pre-finalize API)"),
-    getToolOptions: ctx.deprecated?.getToolOptions ?? unimplemented(ctx, "GetToolOptions", "the runtime issue (deprecated pre-finalize API)"),
-    resetToolOptions: ctx.deprecated?.resetToolOptions ?? unimplemented(ctx, "ResetToolOptions", "the runtime issue (deprecated pre-finalize API)"),
-    setToolOverride: ctx.deprecated?.setToolOverride ?? unimplemented(ctx, "SetToolOverride", "the runtime issue (deprecated pre-finalize API)"),
-    clearToolOverride: ctx.deprecated?.clearToolOverride ?? unimplemented(ctx, "ClearToolOverride", "the runtime issue (deprecated pre-finalize API)"),
-    setSystemReminders: ctx.deprecated?.setSystemReminders ?? unimplemented(ctx, "SetSystemReminders", "the runtime issue (system reminders)"),
-    getSystemReminders: ctx.deprecated?.getSystemReminders ?? unimplemented(ctx, "GetSystemReminders", "the runtime issue (system reminders)"),
-    setTruncationConfig: ctx.deprecated?.setTruncationConfig ?? unimplemented(ctx, "SetTruncationConfig", "the runtime issue (truncation)"),
-    getTruncationConfig: ctx.deprecated?.getTruncationConfig ?? unimplemented(ctx, "GetTruncationConfig", "the runtime issue (truncation)"),
-    getSystemPrompt: ctx.deprecated?.getSystemPrompt ?? unimplemented(ctx, "GetSystemPrompt", "the runtime issue (agent definitions)"),
-    getAgentInfo: ctx.deprecated?.getAgentInfo ?? unimplemented(ctx, "GetAgentInfo", "the runtime issue (agent definitions)"),
-    getCompletionState: ctx.deprecated?.getCompletionState ?? unimplemented(ctx, "GetCompletionState", "the runtime issue (agent definitions)"),
-    resetCompletionState: ctx.deprecated?.resetCompletionState ?? unimplemented(ctx, "ResetCompletionState", "the runtime issue (agent definitions)"),
-    finalizeAgent: ctx.deprecated?.finalizeAgent ?? unimplemented(ctx, "FinalizeAgent", "the runtime issue (agent definitions)"),
+    enableTool: deprecated.enableTool ?? unimplemented(ctx, "EnableTool", "the runtime issue (deprecated pre-finalize API)"),
+    disableTool: deprecated.disableTool ?? unimplemented(ctx, "DisableTool", "the runtime issue (deprecated pre-finalize API)"),
+    setToolOptions: deprecated.setToolOptions ?? unimplemented(ctx, "SetToolOptions", "the runtime issue (deprecated pre-finalize API)"),
+    getToolOptions: deprecated.getToolOptions ?? unimplemented(ctx, "GetToolOptions", "the runtime issue (deprecated pre-finalize API)"),
+    resetToolOptions: deprecated.resetToolOptions ?? unimplemented(ctx, "ResetToolOptions", "the runtime issue (deprecated pre-finalize API)"),
+    setToolOverride: deprecated.setToolOverride ?? unimplemented(ctx, "SetToolOverride", "the runtime issue (deprecated pre-finalize API)"),
+    clearToolOverride: deprecated.clearToolOverride ?? unimplemented(ctx, "ClearToolOverride", "the runtime issue (deprecated pre-finalize API)"),
+    setSystemReminders: deprecated.setSystemReminders ?? unimplemented(ctx, "SetSystemReminders", "the runtime issue (system reminders)"),
+    getSystemReminders: deprecated.getSystemReminders ?? unimplemented(ctx, "GetSystemReminders", "the runtime issue (system reminders)"),
+    setTruncationConfig: deprecated.setTruncationConfig ?? unimplemented(ctx, "SetTruncationConfig", "the runtime issue (truncation)"),
+    getTruncationConfig: deprecated.getTruncationConfig ?? unimplemented(ctx, "GetTruncationConfig", "the runtime issue (truncation)"),
+    getSystemPrompt: deprecated.getSystemPrompt ?? unimplemented(ctx, "GetSystemPrompt", "the runtime issue (agent definitions)"),
+    getAgentInfo: deprecated.getAgentInfo ?? unimplemented(ctx, "GetAgentInfo", "the runtime issue (agent definitions)"),
+    getCompletionState: deprecated.getCompletionState ?? unimplemented(ctx, "GetCompletionState", "the runtime issue (agent definitions)"),
+    resetCompletionState: deprecated.resetCompletionState ?? unimplemented(ctx, "ResetCompletionState", "the runtime issue (agent definitions)"),
+    finalizeAgent: deprecated.finalizeAgent ?? unimplemented(ctx, "FinalizeAgent", "the runtime issue (agent definitions)"),
   };
   return service;
 }
