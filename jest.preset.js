@@ -5,6 +5,10 @@ import path from "node:path";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
+// Every tool output produced under test is checked against the tool's output schema (sessions
+// read this switch; servers started by tests inherit it).
+process.env.GROK_TOOLS_VALIDATE_OUTPUTS ??= "1";
+
 export function jestConfig(packageDir, overrides = {}) {
   return {
     rootDir: packageDir,

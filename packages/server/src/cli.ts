@@ -6,7 +6,7 @@ import { Command, Option } from "commander";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pino } from "pino";
-import { detectProcessIsolation, type Logger } from "@grok-tools/runtime";
+import { detectProcessIsolation, loadAgentDefinition, type Logger } from "@grok-tools/runtime";
 import { createToolsServer } from "./create-server.js";
 import { loadNamespaces } from "./load-namespaces.js";
 import { serverVersion } from "./version.js";
@@ -33,6 +33,7 @@ export async function main(argv: string[]): Promise<void> {
     .option("--allow-path <dir...>", "extra folders file tools may reach besides the workspace")
     .addOption(new Option("--fs-scope <scope>", "path confinement of file tools").choices(["workspace", "any"]).default("workspace"))
     .option("--namespace <package...>", "extra tool namespace packages to load")
+    .option("--agent <file>", "agent definition (JSON, or Markdown with front matter) for the agent RPCs")
     .option("--auth-token <token>", "require 'authorization: Bearer <token>' (or GROK_TOOLS_AUTH_TOKEN)")
     .option("--tls-cert <file>", "TLS certificate chain (PEM)")
     .option("--tls-key <file>", "TLS private key (PEM)")
@@ -48,6 +49,7 @@ export async function main(argv: string[]): Promise<void> {
     allowPath?: string[];
     fsScope: "workspace" | "any";
     namespace?: string[];
+    agent?: string;
     authToken?: string;
     tlsCert?: string;
     tlsKey?: string;
@@ -70,12 +72,14 @@ export async function main(argv: string[]): Promise<void> {
 
   const workspace = path.resolve(opts.workspace);
   const namespaces = await loadNamespaces(opts.namespace ?? [], process.cwd());
+  const agent = opts.agent ? await loadAgentDefinition(path.resolve(opts.agent)) : undefined;
   const server = createToolsServer({
     workspace,
     ...(opts.stateDir ? { stateDir: path.resolve(opts.stateDir) } : {}),
     ...(opts.allowPath ? { allowPaths: opts.allowPath } : {}),
     fsScope: opts.fsScope,
     namespaces,
+    ...(agent ? { agent } : {}),
     ...(authToken ? { authToken } : {}),
     ...(tls ? { tls } : {}),
     log,

@@ -5,10 +5,11 @@
 import { Server, ServerCredentials, status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
 import { timingSafeEqual, createHash } from "node:crypto";
 import { GrokToolsServiceService } from "@grok-tools/proto";
-import { Session, ToolRegistry, silentLogger, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
+import { Session, ToolRegistry, silentLogger, type AgentDefinition, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
 import { grokBuild, grokBuildConcise } from "@grok-tools/tools-grokbuild";
 import { codex } from "@grok-tools/tools-codex";
-import { createToolsService, grpcError } from "./grpc/tools-service.js";
+import { createToolsService } from "./grpc/tools-service.js";
+import { grpcError } from "./grpc/unary-handler.js";
 import { addHealthAndReflection } from "./grpc/health-and-reflection.js";
 
 /** The namespaces every server has. */
@@ -31,6 +32,8 @@ export interface ToolsServerOptions {
   tls?: { cert: Buffer; key: Buffer; ca?: Buffer };
   log?: Logger;
   version?: string;
+  /** An agent definition: its tools become the pending toolset, its prompt feeds the agent RPCs. */
+  agent?: AgentDefinition;
 }
 
 /** A running (or ready to run) tools server. */
@@ -56,6 +59,7 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     fsScope: options.fsScope ?? "workspace",
     log,
     ...(options.version ? { runtimeVersion: options.version } : {}),
+    ...(options.agent ? { agent: options.agent } : {}),
   });
   let shuttingDown = false;
   const expectedToken = options.authToken ? digest(`Bearer ${options.authToken}`) : undefined;

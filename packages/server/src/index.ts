@@ -5,6 +5,6 @@
 export { BUILTIN_NAMESPACES, SHUTDOWN_GRACE_MS, createToolsServer, type ToolsServer, type ToolsServerOptions } from "./create-server.js";
 export { loadNamespaces } from "./load-namespaces.js";
 export { DEFAULT_LISTEN, isLoopbackAddress, main } from "./cli.js";
-export { createToolsService, grpcError, type ToolsServiceContext } from "./grpc/tools-service.js";
-export { chunkUtf8, DEFAULT_STREAM_CHUNK_BYTES, MAX_STREAM_CHUNK_BYTES } from "./grpc/stream-chunks.js";
+export { createToolsService, type ToolsServiceContext } from "./grpc/tools-service.js";
+export { grpcError, isServiceError, unaryHandler, type HandlerContext } from "./grpc/unary-handler.js";
 export { serverVersion } from "./version.js";

@@ -122,9 +122,11 @@ function variantsOf(schema: Record<string, unknown> | undefined): string[] {
   if (!schema) return [];
   if (Array.isArray(schema.enum)) return schema.enum.map(String);
   if (schema.const !== undefined) return [String(schema.const)];
+  // `Option<Enum>`: alternatives that are each a const or an enum, plus an optional null.
   const alternatives = (schema.anyOf ?? schema.oneOf) as Record<string, unknown>[] | undefined;
-  if (!alternatives || !alternatives.every((s) => s.const !== undefined || s.type === "null")) return [];
-  return alternatives.filter((s) => s.const !== undefined).map((s) => String(s.const));
+  const named = alternatives?.filter((s) => s.type !== "null") ?? [];
+  if (named.length === 0 || !named.every((s) => s.const !== undefined || Array.isArray(s.enum))) return [];
+  return named.flatMap((s) => variantsOf(s));
 }
 
 function pointerToPath(pointer: string): string {

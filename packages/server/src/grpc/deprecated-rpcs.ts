@@ -4,9 +4,10 @@
  * here only wire mapping and statuses: a change the session no longer allows (after finalize)
  * is FAILED_PRECONDITION, an unknown tool in GetToolOptions is NOT_FOUND.
  */
-import { status as GrpcStatus, Metadata, type ServerUnaryCall, type sendUnaryData, type ServiceError } from "@grpc/grpc-js";
+import { status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
 import type { GrokToolsServiceServer } from "@grok-tools/proto";
-import { PreconditionError, type Logger, type Session } from "@grok-tools/runtime";
+import type { Logger, Session } from "@grok-tools/runtime";
+import { grpcError, unaryHandler } from "./unary-handler.js";
 import { fromTruncationConfig, toTruncationConfig } from "./to-proto.js";
 
 /** What the handlers need from the server. */
@@ -35,34 +36,8 @@ type DeprecatedRpc =
   | "resetCompletionState"
   | "finalizeAgent";
 
-function statusError(code: GrpcStatus, details: string): ServiceError {
-  const error = new Error(details) as ServiceError;
-  error.code = code;
-  error.details = details;
-  error.metadata = new Metadata();
-  return error;
-}
-
-function isServiceError(value: unknown): value is ServiceError {
-  return typeof value === "object" && value !== null && typeof (value as ServiceError).code === "number" && "details" in value;
-}
-
-/** An async handler with admission; PreconditionError → FAILED_PRECONDITION, anything else unexpected → INTERNAL. */
 function handler<Req, Res>(ctx: DeprecatedRpcContext, name: string, fn: (req: Req, session: Session) => Promise<Res> | Res) {
-  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
-    (async () => {
-      ctx.admit(call.metadata);
-      return fn(call.request, ctx.sessionFor(call.metadata));
-    })().then(
-      (response) => callback(null, response),
-      (error: unknown) => {
-        if (isServiceError(error)) return callback(error);
-        if (PreconditionError.is(error)) return callback(statusError(GrpcStatus.FAILED_PRECONDITION, error.message));
-        ctx.log.error({ err: error, rpc: name }, "rpc handler failed");
-        callback(statusError(GrpcStatus.INTERNAL, `${name} failed: internal error (see the server log)`));
-      },
-    );
-  };
+  return unaryHandler<Req, Res>(ctx, name, (req, call) => fn(req, ctx.sessionFor(call.metadata)));
 }
 
 /** Handlers of every deprecated RPC, for `ToolsServiceContext.deprecated`. */
@@ -73,7 +48,7 @@ export function createDeprecatedHandlers(ctx: DeprecatedRpcContext): Pick<GrokTo
     setToolOptions: handler(ctx, "SetToolOptions", (req, session) => session.setToolOptions(req.toolName, req.optionsJson, req.replace)),
     getToolOptions: handler(ctx, "GetToolOptions", (req, session) => {
       const info = session.getToolOptions(req.toolName, req.includeSchema);
-      if (!info) throw statusError(GrpcStatus.NOT_FOUND, `Tool not found: ${req.toolName}`);
+      if (!info) throw grpcError(GrpcStatus.NOT_FOUND, `Tool not found: ${req.toolName}`);
       return info;
     }),
     resetToolOptions: handler(ctx, "ResetToolOptions", (req, session) => session.resetToolOptions(req.toolName, req.keysToReset)),

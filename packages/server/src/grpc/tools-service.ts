@@ -3,24 +3,16 @@
  * result back onto the proto. Protocol problems are gRPC statuses (decision D1); tool
  * failures are ToolErrors inside successful responses. No handler lets an exception escape.
  */
-import {
-  status as GrpcStatus,
-  Metadata,
-  type ServerUnaryCall,
-  type ServerWritableStream,
-  type sendUnaryData,
-  type ServiceError,
-  type UntypedServiceImplementation,
-} from "@grpc/grpc-js";
+import { status as GrpcStatus, type Metadata, type ServerWritableStream, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import {
   StreamDataKind,
   type ExecuteToolRequest,
   type ToolStreamChunk,
   type GrokToolsServiceServer,
 } from "@grok-tools/proto";
-import { describeTool, describeTools, violationSummary, type Logger, type Session } from "@grok-tools/runtime";
+import { chunkUtf8, describeTool, describeTools, validateStreamChunkSize, violationSummary, type Logger, type Session } from "@grok-tools/runtime";
 import { categoryName, fromExecuteRequest, fromTruncationConfig, toExecuteResponse, toMetadata, toProtoError, toToolInfo, toViolation } from "./to-proto.js";
-import { chunkUtf8, DEFAULT_STREAM_CHUNK_BYTES, MAX_STREAM_CHUNK_BYTES } from "./stream-chunks.js";
+import { grpcError, statusFor, unaryHandler } from "./unary-handler.js";
 import { encodeValidationStatus } from "./status-details.js";
 import { createDeprecatedHandlers } from "./deprecated-rpcs.js";
 
@@ -31,60 +23,12 @@ export interface ToolsServiceContext {
   /** Throws a ServiceError when the call is not allowed (auth, shutting down). */
   admit(metadata: Metadata): void;
   log: Logger;
-  /** Handlers of the deprecated pre-finalize RPCs, when present. */
-  deprecated?: Partial<GrokToolsServiceServer>;
-}
-
-/** A gRPC status error. */
-export function grpcError(code: GrpcStatus, details: string, metadata?: Metadata): ServiceError {
-  const error = new Error(details) as ServiceError;
-  error.code = code;
-  error.details = details;
-  error.metadata = metadata ?? new Metadata();
-  return error;
-}
-
-function isServiceError(value: unknown): value is ServiceError {
-  return typeof value === "object" && value !== null && typeof (value as ServiceError).code === "number" && "details" in value;
-}
-
-type Unary<Req, Res> = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void;
-
-/** Wraps an async unary handler: admission, and any throw becomes a status, never a crash. */
-function unary<Req, Res>(
-  ctx: ToolsServiceContext,
-  name: string,
-  fn: (req: Req, call: ServerUnaryCall<Req, Res>, trailers: Metadata) => Promise<Res> | Res,
-): Unary<Req, Res> {
-  return (call, callback) => {
-    const trailers = new Metadata();
-    (async () => {
-      ctx.admit(call.metadata);
-      return fn(call.request, call, trailers);
-    })().then(
-      (response) => callback(null, response, trailers),
-      (error: unknown) => {
-        if (isServiceError(error)) return callback(error);
-        ctx.log.error({ err: error, rpc: name }, "rpc handler failed");
-        callback(grpcError(GrpcStatus.INTERNAL, `${name} failed: internal error (see the server log)`));
-      },
-    );
-  };
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function unimplemented(ctx: ToolsServiceContext, rpc: string, area: string): Unary<any, any> {
-  return unary(ctx, rpc, () => {
-    throw grpcError(GrpcStatus.UNIMPLEMENTED, `${rpc} is not available in this server yet: it arrives with ${area}.`);
-  });
 }
 
 /** Builds the service implementation. */
 export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImplementation {
-  // The deprecated RPCs map onto the session's pre-finalize API unless the server brings its own.
-  const deprecated: Partial<GrokToolsServiceServer> = ctx.deprecated ?? createDeprecatedHandlers(ctx);
   const service: GrokToolsServiceServer = {
-    executeTool: unary(ctx, "ExecuteTool", async (req: ExecuteToolRequest, call) => {
+    executeTool: unaryHandler(ctx, "ExecuteTool", async (req: ExecuteToolRequest, call) => {
       const session = ctx.sessionFor(call.metadata);
       const controller = new AbortController();
       const onCancel = () => controller.abort(new Error("cancelled"));
@@ -100,7 +44,7 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
       void streamExecution(ctx, call);
     },
 
-    listTools: unary(ctx, "ListTools", (req, call) => {
+    listTools: unaryHandler(ctx, "ListTools", (req, call) => {
       const session = ctx.sessionFor(call.metadata);
       const category = categoryName(req.category);
       const all = describeTools(session, { includeDisabled: true, includeSchemas: req.includeSchemas });
@@ -109,13 +53,13 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
       return { tools: shown.map(toToolInfo), totalCount: inScope.length, enabledCount: inScope.filter((d) => d.enabled).length };
     }),
 
-    getToolInfo: unary(ctx, "GetToolInfo", (req, call) => {
+    getToolInfo: unaryHandler(ctx, "GetToolInfo", (req, call) => {
       const info = describeTool(ctx.sessionFor(call.metadata), req.toolName);
       if (!info) throw grpcError(GrpcStatus.NOT_FOUND, `Tool not found: ${req.toolName}`);
       return toToolInfo(info);
     }),
 
-    finalizeToolConfigRequest: unary(ctx, "FinalizeToolConfigRequest", async (req, call, trailers) => {
+    finalizeToolConfigRequest: unaryHandler(ctx, "FinalizeToolConfigRequest", async (req, call, trailers) => {
       const session = ctx.sessionFor(call.metadata);
       if (session.finalized) {
         throw grpcError(GrpcStatus.FAILED_PRECONDITION, "Tool configuration is already finalized for this session; the toolset is locked.");
@@ -151,27 +95,12 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
       };
     }),
 
-    getToolState: unary(ctx, "GetToolState", async (_req, call) => {
+    getToolState: unaryHandler(ctx, "GetToolState", async (_req, call) => {
       const state = await ctx.sessionFor(call.metadata).snapshotState();
       return { stateJson: JSON.stringify(state) };
     }),
 
-    enableTool: deprecated.enableTool ?? unimplemented(ctx, "EnableTool", "the runtime issue (deprecated pre-finalize API)"),
-    disableTool: deprecated.disableTool ?? unimplemented(ctx, "DisableTool", "the runtime issue (deprecated pre-finalize API)"),
-    setToolOptions: deprecated.setToolOptions ?? unimplemented(ctx, "SetToolOptions", "the runtime issue (deprecated pre-finalize API)"),
-    getToolOptions: deprecated.getToolOptions ?? unimplemented(ctx, "GetToolOptions", "the runtime issue (deprecated pre-finalize API)"),
-    resetToolOptions: deprecated.resetToolOptions ?? unimplemented(ctx, "ResetToolOptions", "the runtime issue (deprecated pre-finalize API)"),
-    setToolOverride: deprecated.setToolOverride ?? unimplemented(ctx, "SetToolOverride", "the runtime issue (deprecated pre-finalize API)"),
-    clearToolOverride: deprecated.clearToolOverride ?? unimplemented(ctx, "ClearToolOverride", "the runtime issue (deprecated pre-finalize API)"),
-    setSystemReminders: deprecated.setSystemReminders ?? unimplemented(ctx, "SetSystemReminders", "the runtime issue (system reminders)"),
-    getSystemReminders: deprecated.getSystemReminders ?? unimplemented(ctx, "GetSystemReminders", "the runtime issue (system reminders)"),
-    setTruncationConfig: deprecated.setTruncationConfig ?? unimplemented(ctx, "SetTruncationConfig", "the runtime issue (truncation)"),
-    getTruncationConfig: deprecated.getTruncationConfig ?? unimplemented(ctx, "GetTruncationConfig", "the runtime issue (truncation)"),
-    getSystemPrompt: deprecated.getSystemPrompt ?? unimplemented(ctx, "GetSystemPrompt", "the runtime issue (agent definitions)"),
-    getAgentInfo: deprecated.getAgentInfo ?? unimplemented(ctx, "GetAgentInfo", "the runtime issue (agent definitions)"),
-    getCompletionState: deprecated.getCompletionState ?? unimplemented(ctx, "GetCompletionState", "the runtime issue (agent definitions)"),
-    resetCompletionState: deprecated.resetCompletionState ?? unimplemented(ctx, "ResetCompletionState", "the runtime issue (agent definitions)"),
-    finalizeAgent: deprecated.finalizeAgent ?? unimplemented(ctx, "FinalizeAgent", "the runtime issue (agent definitions)"),
+    ...createDeprecatedHandlers(ctx),
   };
   return service;
 }
@@ -181,11 +110,8 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
   try {
     ctx.admit(call.metadata);
     const req = call.request;
-    const size = req.options?.streamChunkSize ?? 0;
-    if (size > MAX_STREAM_CHUNK_BYTES) {
-      throw grpcError(GrpcStatus.INVALID_ARGUMENT, `stream_chunk_size ${size} exceeds the maximum of ${MAX_STREAM_CHUNK_BYTES} bytes (4 MiB)`);
-    }
-    const chunkSize = size === 0 ? DEFAULT_STREAM_CHUNK_BYTES : size;
+    const chunkSize = validateStreamChunkSize(req.options?.streamChunkSize);
+    if (!chunkSize.ok) throw grpcError(GrpcStatus.INVALID_ARGUMENT, chunkSize.message);
     const controller = new AbortController();
     call.on("cancelled", () => controller.abort(new Error("cancelled")));
     const outcome = await ctx.sessionFor(call.metadata).execute(fromExecuteRequest(req, controller.signal));
@@ -196,10 +122,10 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
       call.end();
       return;
     }
-    const prompt = chunkUtf8(outcome.promptText, chunkSize);
-    const output = chunkUtf8(outcome.outputJson, chunkSize);
-    for (const c of prompt) await write(call, { callId, chunk: { $case: "data", value: { kind: StreamDataKind.STREAM_DATA_KIND_PROMPT_TEXT, data: c.data, offset: c.offset } } });
-    for (const c of output) await write(call, { callId, chunk: { $case: "data", value: { kind: StreamDataKind.STREAM_DATA_KIND_OUTPUT_JSON, data: c.data, offset: c.offset } } });
+    const prompt = chunkUtf8(outcome.promptText, chunkSize.size);
+    const output = chunkUtf8(outcome.outputJson, chunkSize.size);
+    for (const c of prompt) await write(call, { callId, chunk: { $case: "data", value: { kind: StreamDataKind.STREAM_DATA_KIND_PROMPT_TEXT, data: Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength), offset: c.offset } } });
+    for (const c of output) await write(call, { callId, chunk: { $case: "data", value: { kind: StreamDataKind.STREAM_DATA_KIND_OUTPUT_JSON, data: Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength), offset: c.offset } } });
     await write(call, {
       callId,
       chunk: {
@@ -213,12 +139,7 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
     });
     call.end();
   } catch (error) {
-    if (isServiceError(error)) {
-      call.emit("error", error);
-      return;
-    }
-    ctx.log.error({ err: error, rpc: "ExecuteToolStream" }, "rpc handler failed");
-    call.emit("error", grpcError(GrpcStatus.INTERNAL, "ExecuteToolStream failed: internal error (see the server log)"));
+    call.emit("error", statusFor(error, "ExecuteToolStream", ctx.log));
   }
 }
 

@@ -15,7 +15,8 @@ export const TodoUpdate = Type.Object({
   status: Type.Optional(
     Type.Unsafe<TodoStatus | null>({
       description: "The status of the todo item: pending, in_progress, completed, or cancelled",
-      anyOf: [...TODO_STATUSES.map((status) => ({ type: "string", const: status })), { type: "null" }],
+      // schemars renders a unit enum as one string schema with `enum` (spec §2.9).
+      anyOf: [{ type: "string", enum: [...TODO_STATUSES] }, { type: "null" }],
     }),
   ),
 });

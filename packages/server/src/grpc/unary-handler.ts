@@ -1,0 +1,56 @@
+/**
+ * The one wrapper every unary RPC goes through: admission (auth, shutdown), then the handler;
+ * a ServiceError passes through, a runtime PreconditionError becomes FAILED_PRECONDITION, and
+ * anything else is logged and answered INTERNAL, so no request can crash the server.
+ */
+import { status as GrpcStatus, Metadata, type ServerUnaryCall, type sendUnaryData, type ServiceError } from "@grpc/grpc-js";
+import { PreconditionError, type Logger } from "@grok-tools/runtime";
+
+/** What a handler needs from its server. */
+export interface HandlerContext {
+  /** Throws a ServiceError when the call is not allowed (auth, shutting down). */
+  admit(metadata: Metadata): void;
+  log: Logger;
+}
+
+/** A gRPC status error. */
+export function grpcError(code: GrpcStatus, details: string, metadata?: Metadata): ServiceError {
+  const error = new Error(details) as ServiceError;
+  error.code = code;
+  error.details = details;
+  error.metadata = metadata ?? new Metadata();
+  return error;
+}
+
+export function isServiceError(value: unknown): value is ServiceError {
+  return typeof value === "object" && value !== null && typeof (value as ServiceError).code === "number" && "details" in value;
+}
+
+/** The status for a failure of RPC `name`, logging what was unexpected. */
+export function statusFor(error: unknown, name: string, log: Logger): ServiceError {
+  if (isServiceError(error)) return error;
+  if (PreconditionError.is(error)) return grpcError(GrpcStatus.FAILED_PRECONDITION, error.message);
+  log.error({ err: error, rpc: name }, "rpc handler failed");
+  return grpcError(GrpcStatus.INTERNAL, `${name} failed: internal error (see the server log)`);
+}
+
+/** A grpc-js unary handler. */
+export type UnaryHandler<Req, Res> = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void;
+
+/** Wraps an async handler; `trailers` are sent with the response. */
+export function unaryHandler<Req, Res>(
+  ctx: HandlerContext,
+  name: string,
+  fn: (req: Req, call: ServerUnaryCall<Req, Res>, trailers: Metadata) => Promise<Res> | Res,
+): UnaryHandler<Req, Res> {
+  return (call, callback) => {
+    const trailers = new Metadata();
+    (async () => {
+      ctx.admit(call.metadata);
+      return fn(call.request, call, trailers);
+    })().then(
+      (response) => callback(null, response, trailers),
+      (error: unknown) => callback(statusFor(error, name, ctx.log)),
+    );
+  };
+}
