@@ -3,9 +3,10 @@
  * (latest snapshot wins), atomic (temp, fsync, rename, folder fsync), and flushed
  * on demand and at close (spec §5.3).
  */
-import { mkdir, open, rename, rm, readFile, stat } from "node:fs/promises";
+import { rm, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "./logger.js";
+import { replaceFileAtomic } from "../fs/atomic-write.js";
 
 /** File name kept from the reference. */
 export const STATE_FILE_NAME = "resources_state.json";
@@ -80,30 +81,12 @@ export class StatePersister {
   }
 }
 
-/** temp file in the same folder, fsync, rename over the target, fsync the folder. */
+/**
+ * Atomic write of a file the server owns (not a tool's file: no confinement): a directory in the
+ * way is removed first (spec §5.3), then the one atomic replace of the fs layer.
+ */
 export async function writeFileAtomic(file: string, content: string | Uint8Array, mode?: number): Promise<void> {
-  const dir = path.dirname(file);
-  await mkdir(dir, { recursive: true });
   const target = await stat(file).catch(() => undefined);
   if (target?.isDirectory()) await rm(file, { recursive: true, force: true });
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`);
-  const handle = await open(temp, "w", mode ?? target?.mode ?? 0o644);
-  try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  const dirHandle = await open(dir, "r");
-  try {
-    await dirHandle.sync();
-  } finally {
-    await dirHandle.close();
-  }
+  await replaceFileAtomic(file, content, mode ?? (target?.isFile() ? target.mode & 0o7777 : undefined));
 }

@@ -29,6 +29,8 @@ export const TASK_OUTPUT_FIELDS = {
 export const getTaskOutputTool = defineTool({
   id: "get_task_output",
   kind: "background_task_action",
+  // Reference: a host description override that fails to render is shown raw (spec §2.8).
+  descriptionRenderFallback: "raw",
   readOnly: true,
   description: ({ toolset }) => taskOutputDescription(toolset),
   shortDescription: "Get output and status of background tasks.",

@@ -11,6 +11,8 @@ import { KillTaskInput, KillTaskOutput } from "./schema.js";
 export const killTaskTool = defineTool({
   id: "kill_task",
   kind: "kill_task_action",
+  // Reference: a host description override that fails to render is shown raw (spec §2.8).
+  descriptionRenderFallback: "raw",
   description: ({ toolset }) => killTaskDescription(toolset),
   shortDescription: "Terminate a background task.",
   input: KillTaskInput,

@@ -7,11 +7,14 @@ import { READ_FILE_CONCISE_DESCRIPTION } from "./description-concise.js";
 import { runReadFile } from "./execute.js";
 import { READ_FILE_OUTPUT_FIELDS, READ_FILE_PARAMS_ID, normalizeReadFileInput } from "./read-file.js";
 import { READ_FILE_PARAMS_DEFAULTS, ReadFileInput, ReadFileOutput, ReadFileParams, type ReadFileSuccess } from "./schema.js";
+import { CURSOR_RULES_ON_READ } from "./cursor-rules.js";
 
 /** The concise `read_file` tool definition. */
 export const readFileConcise = defineTool({
   id: "read_file",
   kind: "read",
+  // Cursor rules already injected are state, loaded from disk before the first read.
+  resources: [CURSOR_RULES_ON_READ],
   description: READ_FILE_CONCISE_DESCRIPTION,
   shortDescription: "Read a file (text window, image or PDF)",
   input: ReadFileInput,

@@ -5,6 +5,7 @@ import { READ_FILE_DESCRIPTION } from "./description.js";
 import { runReadFile } from "./execute.js";
 import { READ_FILE_PARAMS_DEFAULTS, ReadFileInput, ReadFileOutput, ReadFileParams } from "./schema.js";
 import { LEGACY_0_4_10 } from "./versions/legacy-0-4-10.js";
+import { CURSOR_RULES_ON_READ } from "./cursor-rules.js";
 
 /** Params resource id, shared with the concise twin. */
 export const READ_FILE_PARAMS_ID = "grok_build.ReadFile";
@@ -30,6 +31,8 @@ export const READ_FILE_OUTPUT_FIELDS = {
 export const readFile = defineTool({
   id: "read_file",
   kind: "read",
+  // Cursor rules already injected are state, loaded from disk before the first read.
+  resources: [CURSOR_RULES_ON_READ],
   description: READ_FILE_DESCRIPTION,
   shortDescription: "Read a file (text window, image or PDF)",
   input: ReadFileInput,

@@ -14,6 +14,8 @@ import { waitTasks } from "../get-task-output/task-output-core.js";
 export const waitTasksTool = defineTool({
   id: "wait_tasks",
   kind: "wait_tasks_action",
+  // Reference: a host description override that fails to render is shown raw (spec §2.8).
+  descriptionRenderFallback: "raw",
   readOnly: true,
   description: ({ toolset }) => waitTasksDescription(toolset),
   shortDescription: "Wait for background tasks to complete.",
