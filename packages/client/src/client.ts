@@ -8,6 +8,7 @@ import {
   type ChannelCredentials,
   type ClientOptions,
   type ServiceError,
+  type StatusObject,
 } from "@grpc/grpc-js";
 import {
   ClearToolOverrideRequest,
@@ -39,6 +40,7 @@ import {
   type ExecuteToolResponse,
   type ExecutionOptions,
   type FinalizeAgentResponse,
+  type FinalizeConfigViolation,
   type FinalizeToolServerConfigResponse,
   type GetAgentInfoResponse,
   type GetCompletionStateResponse,
@@ -59,6 +61,7 @@ import {
   type ToolStreamChunk,
 } from "@grok-tools/proto";
 import { toGrpcTarget } from "./address.js";
+import { finalizeViolationsFrom } from "./status-details.js";
 import { isServiceError, ToolsProtocolError, ToolsRpcError } from "./errors.js";
 import { StreamAssembler, type StreamProgress } from "./stream-assembler.js";
 import { successResult, type ToolCallResult, type ToolOutput } from "./tool-result.js";
@@ -86,6 +89,12 @@ export interface ToolsClientOptions {
   /** Extra grpc-js channel options (e.g. `grpc.max_receive_message_length`). */
   channelOptions?: Partial<ClientOptions>;
 }
+
+/** FinalizeToolConfigRequest's response, with the violations of a rejected config as data. */
+export type FinalizeResult = FinalizeToolServerConfigResponse & {
+  /** Each problem of a rejected config (from the `grpc-status-details-bin` trailer); [] on success. */
+  violations: FinalizeConfigViolation[];
+};
 
 /** Per-call options, accepted by every method. */
 export interface CallOptions {
@@ -178,7 +187,7 @@ export class ToolsClient {
   }
 
   /** Same as {@link ToolsClient.finalizeToolConfigRequest}. */
-  finalize(request: DeepPartial<FinalizeToolServerConfigRequest>, options?: CallOptions): Promise<FinalizeToolServerConfigResponse> {
+  finalize(request: DeepPartial<FinalizeToolServerConfigRequest>, options?: CallOptions): Promise<FinalizeResult> {
     return this.finalizeToolConfigRequest(request, options);
   }
 
@@ -238,8 +247,9 @@ export class ToolsClient {
   }
 
   /** FinalizeToolConfigRequest: chooses and configures the tools; once per session. */
-  finalizeToolConfigRequest(request: DeepPartial<FinalizeToolServerConfigRequest>, options?: CallOptions): Promise<FinalizeToolServerConfigResponse> {
-    return this.unary(GrokToolsServiceService.finalizeToolConfigRequest, FinalizeToolServerConfigRequest, request, options);
+  async finalizeToolConfigRequest(request: DeepPartial<FinalizeToolServerConfigRequest>, options?: CallOptions): Promise<FinalizeResult> {
+    const { response, trailers } = await this.unaryWithTrailers(GrokToolsServiceService.finalizeToolConfigRequest, FinalizeToolServerConfigRequest, request, options);
+    return { ...response, violations: response.success ? [] : finalizeViolationsFrom(trailers) };
   }
 
   /** GetToolState: the serialized session state `{ params, state }` as JSON text. */
@@ -339,15 +349,26 @@ export class ToolsClient {
     };
   }
 
-  private unary<Req, Res>(
+  private async unary<Req, Res>(
     def: UnaryDefinition<Req, Res>,
     fns: MessageFns<Req>,
     request: DeepPartial<Req> | undefined,
     options: CallOptions = {},
   ): Promise<Res> {
+    return (await this.unaryWithTrailers(def, fns, request, options)).response;
+  }
+
+  /** A unary call that also yields the trailing metadata (grpc-js reports it after the callback). */
+  private unaryWithTrailers<Req, Res>(
+    def: UnaryDefinition<Req, Res>,
+    fns: MessageFns<Req>,
+    request: DeepPartial<Req> | undefined,
+    options: CallOptions = {},
+  ): Promise<{ response: Res; trailers: Metadata | undefined }> {
     const rpc = rpcName(def.path);
     const message = (fns.fromPartial as (object: DeepPartial<Req>) => Req)(request ?? ({} as DeepPartial<Req>));
-    return new Promise<Res>((resolve, reject) => {
+    return new Promise<{ response: Res; trailers: Metadata | undefined }>((resolve, reject) => {
+      let response: Res | undefined;
       const call = this.channel.makeUnaryRequest(
         def.path,
         def.requestSerialize,
@@ -355,12 +376,15 @@ export class ToolsClient {
         message,
         this.metadata(options),
         this.grpcOptions(options),
-        (error: ServiceError | null, response?: Res) => {
+        (error: ServiceError | null, value?: Res) => {
           options.signal?.removeEventListener("abort", onAbort);
           if (error) reject(new ToolsRpcError(rpc, error));
-          else resolve(response as Res);
+          else response = value as Res;
         },
       );
+      call.on("status", (status: StatusObject) => {
+        if (response !== undefined) resolve({ response, trailers: status.metadata });
+      });
       const onAbort = () => call.cancel();
       if (options.signal?.aborted) call.cancel();
       else options.signal?.addEventListener("abort", onAbort, { once: true });

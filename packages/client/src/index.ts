@@ -3,7 +3,7 @@
  * reassembly, and spawnServer to run a server as a child process. Depends on the proto only.
  */
 export { createToolsClient, ToolsClient } from "./client.js";
-export type { CallOptions, ExecuteOptions, ExecuteStreamOptions, ToolsClientOptions, ToolsClientTls } from "./client.js";
+export type { CallOptions, ExecuteOptions, ExecuteStreamOptions, FinalizeResult, ToolsClientOptions, ToolsClientTls } from "./client.js";
 export type { ToolCallResult, ToolCallSuccess, ToolCallFailure, ToolOutput } from "./tool-result.js";
 export { StreamAssembler } from "./stream-assembler.js";
 export type { StreamProgress } from "./stream-assembler.js";
