@@ -33,6 +33,7 @@ export async function main(argv: string[]): Promise<void> {
     .option("--allow-path <dir...>", "extra folders file tools may reach besides the workspace")
     .addOption(new Option("--fs-scope <scope>", "path confinement of file tools").choices(["workspace", "any"]).default("workspace"))
     .option("--namespace <package...>", "extra tool namespace packages to load")
+    .addOption(new Option("--gitignore <mode>", "honour .gitignore in file tools: off, edits (search_replace), all (read_file too)").choices(["off", "edits", "all"]).default("off"))
     .option("--agent <file>", "agent definition (JSON, or Markdown with front matter) for the agent RPCs")
     .option("--auth-token <token>", "require 'authorization: Bearer <token>' (or GROK_TOOLS_AUTH_TOKEN)")
     .option("--tls-cert <file>", "TLS certificate chain (PEM)")
@@ -50,6 +51,7 @@ export async function main(argv: string[]): Promise<void> {
     fsScope: "workspace" | "any";
     namespace?: string[];
     agent?: string;
+    gitignore: "off" | "edits" | "all";
     authToken?: string;
     tlsCert?: string;
     tlsKey?: string;
@@ -80,6 +82,7 @@ export async function main(argv: string[]): Promise<void> {
     fsScope: opts.fsScope,
     namespaces,
     ...(agent ? { agent } : {}),
+    gitignore: opts.gitignore,
     ...(authToken ? { authToken } : {}),
     ...(tls ? { tls } : {}),
     log,

@@ -6,7 +6,7 @@ import { Server, ServerCredentials, status as GrpcStatus, type Metadata } from "
 import { timingSafeEqual, createHash } from "node:crypto";
 import { GrokToolsServiceService } from "@grok-tools/proto";
 import { Session, ToolRegistry, silentLogger, type AgentDefinition, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
-import { grokBuild, grokBuildConcise } from "@grok-tools/tools-grokbuild";
+import { GITIGNORE_POLICY, grokBuild, grokBuildConcise } from "@grok-tools/tools-grokbuild";
 import { codex } from "@grok-tools/tools-codex";
 import { createToolsService } from "./grpc/tools-service.js";
 import { grpcError } from "./grpc/unary-handler.js";
@@ -32,6 +32,12 @@ export interface ToolsServerOptions {
   tls?: { cert: Buffer; key: Buffer; ca?: Buffer };
   log?: Logger;
   version?: string;
+  /**
+   * Whether file tools honour .gitignore (the reference's host-seeded GitignoreFilter and
+   * RespectGitignore): `off` (default), `edits` (search_replace refuses ignored files),
+   * `all` (read_file refuses them too).
+   */
+  gitignore?: "off" | "edits" | "all";
   /** An agent definition: its tools become the pending toolset, its prompt feeds the agent RPCs. */
   agent?: AgentDefinition;
 }
@@ -61,6 +67,9 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     ...(options.version ? { runtimeVersion: options.version } : {}),
     ...(options.agent ? { agent: options.agent } : {}),
   });
+  const gitignore = session.service(GITIGNORE_POLICY);
+  gitignore.filterEnabled = (options.gitignore ?? "off") !== "off";
+  gitignore.respectGitignore = options.gitignore === "all" ? true : undefined;
   let shuttingDown = false;
   const expectedToken = options.authToken ? digest(`Bearer ${options.authToken}`) : undefined;
 
