@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Checks what each package would publish (`npm pack --dry-run`): only what a user needs
 // (dist/, README.md, LICENSE, package.json, and bin/ or proto/ where the package has them),
-// no tests, and every @grok-tools/* import of its built code declared as a dependency.
+// no tests, and every bare import of its built code declared as a dependency.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -29,11 +29,15 @@ for (const name of readdirSync(path.join(root, "packages")).sort()) {
   for (const needed of ["README.md", "LICENSE", "dist/index.js", "dist/index.d.ts"]) {
     if (!files.includes(needed)) report(`does not publish ${needed}`);
   }
-  const declared = new Set(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }));
+  const declared = new Set(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.optionalDependencies }));
   for (const file of files.filter((f) => f.startsWith("dist/") && f.endsWith(".js"))) {
     const code = readFileSync(path.join(dir, file), "utf8");
-    for (const match of code.matchAll(/from\s+"(@grok-tools\/[a-z-]+)/g)) {
-      if (!declared.has(match[1])) report(`${file} imports ${match[1]} without declaring it`);
+    // Every bare import of the published code must be a declared dependency (node: builtins aside).
+    for (const match of code.matchAll(/(?:from\s+|import\()"([^."][^"]*)"/g)) {
+      const specifier = match[1];
+      if (specifier.startsWith("node:")) continue;
+      const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0];
+      if (!declared.has(name)) report(`${file} imports ${name} without declaring it`);
     }
   }
   checked++;
