@@ -10,6 +10,7 @@ import { GITIGNORE_POLICY, grokBuild, grokBuildConcise } from "@grok-tools/tools
 import { codex } from "@grok-tools/tools-codex";
 import { createToolsService } from "./grpc/tools-service.js";
 import { grpcError } from "./grpc/unary-handler.js";
+import { dialCallback, type CallbackConnection } from "./grpc/callback-dial.js";
 import { addHealthAndReflection } from "./grpc/health-and-reflection.js";
 
 /** The namespaces every server has. */
@@ -84,7 +85,18 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   };
 
   const server = new Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024, "grpc.max_send_message_length": 64 * 1024 * 1024 });
-  server.addService(GrokToolsServiceService, createToolsService({ sessionFor: () => session, admit, log }));
+  let callback: CallbackConnection | undefined;
+  const connectCallback = async (target: Session, address: string, secret: string | undefined) => {
+    const dialed = await dialCallback(address, secret, log);
+    if ("send" in dialed) {
+      callback?.close();
+      callback = dialed;
+      target.setNotificationSink((sessionId, notification) => dialed.send(sessionId, notification));
+      log.info({ address, session: target.id }, "callback connected");
+    }
+    return dialed.status;
+  };
+  server.addService(GrokToolsServiceService, createToolsService({ sessionFor: () => session, admit, log, connectCallback }));
   // Standard tooling (grpc_health_probe, grpcurl, Postman) works without our proto file (decision D5).
   const health = addHealthAndReflection(server);
 
@@ -117,6 +129,7 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
         });
       });
       await session.close();
+      callback?.close();
     },
   };
 }

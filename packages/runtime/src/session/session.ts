@@ -154,7 +154,7 @@ export class Session implements SessionHandle {
   readonly #services = new Map<string, unknown>();
   readonly #serviceKeys = new Map<string, ServiceKey<unknown, SessionHandle>>();
   readonly #active = new Set<Promise<unknown>>();
-  readonly #onNotification: SessionOptions["onNotification"];
+  #onNotification: SessionOptions["onNotification"];
 
   constructor(options: SessionOptions) {
     this.registry = options.registry;
@@ -222,6 +222,11 @@ export class Session implements SessionHandle {
   }
 
   /** Sends a notification to the host, if one listens. */
+  /** Replaces where notifications go (the server connects the host's callback at finalize). */
+  setNotificationSink(sink: SessionOptions["onNotification"]): void {
+    this.#onNotification = sink;
+  }
+
   notify(notification: ToolNotification): void {
     this.#onNotification?.(this.#id, notification);
   }

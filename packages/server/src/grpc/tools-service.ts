@@ -6,6 +6,7 @@
 import { status as GrpcStatus, type Metadata, type ServerWritableStream, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import {
   StreamDataKind,
+  type CallbackStatus,
   type ExecuteToolRequest,
   type ToolStreamChunk,
   type GrokToolsServiceServer,
@@ -23,6 +24,8 @@ export interface ToolsServiceContext {
   /** Throws a ServiceError when the call is not allowed (auth, shutting down). */
   admit(metadata: Metadata): void;
   log: Logger;
+  /** Dials the host's callback service for a finalized session (spec §7.5). */
+  connectCallback?(session: Session, address: string, secret: string | undefined): Promise<CallbackStatus>;
 }
 
 /** Builds the service implementation. */
@@ -87,7 +90,9 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
         return { success: false, message: outcome.message, tools: [], versionWarnings: [] };
       }
       ctx.log.info({ tools: outcome.tools.map((t) => t.fqId), session: session.id }, "toolset finalized");
+      const callbackStatus = req.clientCallbackAddr && ctx.connectCallback ? await ctx.connectCallback(session, req.clientCallbackAddr, req.clientCallbackSecret) : undefined;
       return {
+        ...(callbackStatus ? { callbackStatus } : {}),
         success: true,
         message: `Finalized ${outcome.tools.length} tool(s)`,
         tools: describeTools(session).map(toToolInfo),
