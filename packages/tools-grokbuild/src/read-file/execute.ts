@@ -22,6 +22,7 @@ import { appendReminder, cursorRuleReminderForRead } from "./cursor-rules.js";
 import { imageMimeType, isBinary, isPdf } from "./file-kind.js";
 import { compressImageForConversation } from "./image-compress.js";
 import { formatFileContent, formatImageContent, formatPdfPageImages } from "./format.js";
+import { MAX_PPTX_BYTES, PptxError, extractPptxText, pptxTooLargeMessage } from "./pptx.js";
 import { GITIGNORE_POLICY, isGitignored } from "./gitignore.js";
 import { displayJoin, isSkillMarkdown, resolveUnicodeFileName } from "./paths.js";
 import type { FileContent, ImageContent, ReadFileFailure, ReadFileInput, ReadFileParams, ReadFileSuccess } from "./schema.js";
@@ -115,10 +116,9 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
     return output;
   }
   if (extension === "pptx") {
-    throw new ToolError(ErrorCode.NOT_IMPLEMENTED, `Reading PowerPoint files is not supported by this server: ${canonical}`, {
-      suggestion: "Extract the text with a shell command, then read the result.",
-      filePath: canonical,
-    });
+    const output = await readPptx(bytes, canonical, ctx);
+    tracker.recordRead(canonical, bytes, read.stat);
+    return output;
   }
   if (isBinary(extension, bytes)) {
     throw fail("FileReadError", ErrorCode.INVALID_INPUT, `Cannot read binary file: ${canonical}`, {
@@ -160,6 +160,26 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
     ...(extracted.extractedImages.length === 0 ? {} : { extracted_images: extracted.extractedImages }),
   };
   tracker.recordRead(canonical, bytes, read.stat);
+  return { output: { type: "ReadFile", FileContent: file }, promptText: formatFileContent(file) };
+}
+
+/** A .pptx as numbered slide text (reference `handle_pptx` + `raw_text_to_file_content`). */
+async function readPptx(bytes: Buffer, canonical: string, ctx: ToolContext<ReadFileParams>): Promise<ReadFileRun> {
+  if (bytes.byteLength > MAX_PPTX_BYTES) throw fail("FileReadError", ErrorCode.INVALID_INPUT, pptxTooLargeMessage(bytes.byteLength), { filePath: canonical });
+  let text: string;
+  try {
+    text = extractPptxText(bytes);
+  } catch (error) {
+    if (error instanceof PptxError) throw fail("FileReadError", ErrorCode.INVALID_INPUT, error.message, { filePath: canonical });
+    throw error;
+  }
+  const numbered = numberAllLines(text);
+  let content = numbered.content;
+  if (ctx.params.cursor_rules_on_read) {
+    const reminder = await cursorRuleReminderForRead(ctx.session.resources, ctx.cwd, canonical);
+    if (reminder !== undefined) content = appendReminder(content, reminder);
+  }
+  const file: FileContent = { content, absolute_path: canonical, offset: null, raw_output: text, total_lines: numbered.totalLines };
   return { output: { type: "ReadFile", FileContent: file }, promptText: formatFileContent(file) };
 }
 
