@@ -88,7 +88,7 @@ export {
   type GoldenRunOptions,
 } from "./testing/golden.js";
 export { expandTilde, resolveModelPath, sanitizeModelPathArg } from "./fs/model-path.js";
-export { ioErrorText, rustIoErrorText } from "./fs/io-error-text.js";
+export { errorCodeOfFileReadFailure, ioErrorText, rustIoErrorText } from "./fs/io-error-text.js";
 export { assertInsideRoots, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, resolveForCreate, type FsScope } from "./fs/confinement.js";
 export { DEFAULT_MAX_READ_BYTES, errnoCode, errnoError, openConfined, readFileConfined, type OpenedFile, type ReadResult } from "./fs/safe-read.js";
 export { replaceFileAtomic, writeFileConfined, type WriteResult } from "./fs/atomic-write.js";

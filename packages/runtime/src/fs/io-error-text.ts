@@ -4,6 +4,7 @@
  * text (spec §13 item 2). One table for every tool package.
  */
 import { constants } from "node:os";
+import { ErrorCode } from "../errors/error-code.js";
 
 /** glibc's `strerror` texts for the errors a file tool can meet. */
 const STRERROR: Readonly<Record<string, string>> = {
@@ -49,4 +50,23 @@ export function rustIoErrorText(error: unknown): string {
 /** The same text behind the `IO Error: ` prefix of the reference's file-system error type. */
 export function ioErrorText(error: unknown): string {
   return `IO Error: ${rustIoErrorText(error)}`;
+}
+
+/**
+ * The ErrorCode of a failed read of a file (decision D1): missing → FILE_NOT_FOUND, refused →
+ * PERMISSION_DENIED, a folder where a file was expected → INVALID_INPUT, anything else → EXECUTION_FAILED.
+ */
+export function errorCodeOfFileReadFailure(error: unknown): ErrorCode {
+  switch ((error as NodeJS.ErrnoException | undefined)?.code) {
+    case "ENOENT":
+    case "ENOTDIR":
+      return ErrorCode.FILE_NOT_FOUND;
+    case "EACCES":
+    case "EPERM":
+      return ErrorCode.PERMISSION_DENIED;
+    case "EISDIR":
+      return ErrorCode.INVALID_INPUT;
+    default:
+      return ErrorCode.EXECUTION_FAILED;
+  }
 }

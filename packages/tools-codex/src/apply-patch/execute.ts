@@ -18,6 +18,7 @@ import {
   type ToolContext,
   type ToolResult,
   ioErrorText,
+  errorCodeOfFileReadFailure,
 } from "@grok-tools/runtime";
 import { confinedTarget } from "../shared/file-access.js";
 import { joinLikeRust } from "../shared/rust-path.js";
@@ -38,14 +39,7 @@ type FileChange =
 function readFailure(prefix: string, filePath: string, error: unknown): ToolError {
   if (ToolError.is(error)) return error;
   const code = errnoCode(error);
-  const errorCode =
-    code === "ENOENT" || code === "ENOTDIR"
-      ? ErrorCode.FILE_NOT_FOUND
-      : code === "EACCES" || code === "EPERM"
-        ? ErrorCode.PERMISSION_DENIED
-        : code === "EISDIR"
-          ? ErrorCode.INVALID_INPUT
-          : ErrorCode.EXECUTION_FAILED;
+  const errorCode = errorCodeOfFileReadFailure(error);
   return new ToolError(errorCode, `${prefix}: ${filePath}, ${ioErrorText(error)}`, {
     filePath,
     details: { file_path: filePath, ...(code === undefined ? {} : { errno: code }) },

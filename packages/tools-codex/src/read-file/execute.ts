@@ -3,7 +3,7 @@
  * and renders a slice or an indentation block.
  */
 import path from "node:path";
-import { ErrorCode, ToolError, errnoCode, readFileConfined, readTracker, type ToolContext, type ToolResult, ioErrorText } from "@grok-tools/runtime";
+import { ToolError, errnoCode, readFileConfined, readTracker, type ToolContext, type ToolResult, ioErrorText, errorCodeOfFileReadFailure } from "@grok-tools/runtime";
 import { decodeLossy } from "../shared/rust-text.js";
 import { formatReadPrompt } from "./format.js";
 import { readBlock } from "./indentation.js";
@@ -18,14 +18,7 @@ export const DEFAULT_LIMIT_LINES = 2000;
 export function readError(filePath: string, error: unknown): ToolError {
   if (ToolError.is(error)) return error;
   const code = errnoCode(error);
-  const errorCode =
-    code === "ENOENT" || code === "ENOTDIR"
-      ? ErrorCode.FILE_NOT_FOUND
-      : code === "EACCES" || code === "EPERM"
-        ? ErrorCode.PERMISSION_DENIED
-        : code === "EISDIR"
-          ? ErrorCode.INVALID_INPUT
-          : ErrorCode.EXECUTION_FAILED;
+  const errorCode = errorCodeOfFileReadFailure(error);
   return new ToolError(errorCode, `Failed to read file: ${filePath}, ${ioErrorText(error)}`, {
     filePath,
     details: { file_path: filePath, ...(code === undefined ? {} : { errno: code }) },
