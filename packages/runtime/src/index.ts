@@ -181,3 +181,4 @@ export {
   type AgentDefinition,
   type AgentToolRetryConfig,
 } from "./agent/agent-definition.js";
+export { coerceKeys, dropNullKeys, lenientBool, lenientInteger, lenientOptionalInteger, lenientStringList, normalizeKey } from "./validation/lenient.js";

@@ -2,8 +2,7 @@
  * `GrokBuild:get_task_output`: status and output of background tasks, polling or waiting
  * (capped), one id or several (spec §4.7).
  */
-import { CURRENT_VERSION, LEGACY_0_4_10, defineTool } from "@grok-tools/runtime";
-import { lenientInteger, lenientStringList, normalizeKey } from "../shell/index.js";
+import { CURRENT_VERSION, LEGACY_0_4_10, defineTool, lenientOptionalInteger, lenientStringList, normalizeKey } from "@grok-tools/runtime";
 import { taskOutputDescription } from "./description.js";
 import { taskOutputRequirement } from "./requirements.js";
 import { TaskOutputInput, TaskOutputOutput } from "./schema.js";
@@ -15,7 +14,7 @@ export function normalizeTaskOutputInput(raw: Record<string, unknown>): Record<s
   if (!Object.hasOwn(input, "task_ids") && Object.hasOwn(input, "task_id")) input.task_ids = input.task_id;
   delete input.task_id;
   normalizeKey(input, "task_ids", lenientStringList);
-  normalizeKey(input, "timeout_ms", lenientInteger);
+  normalizeKey(input, "timeout_ms", lenientOptionalInteger);
   return input;
 }
 

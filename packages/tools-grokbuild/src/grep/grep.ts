@@ -1,8 +1,7 @@
 /** `GrokBuild:grep`: a ripgrep search with budgets and the reference's output format (spec §4.5). */
-import { CURRENT_VERSION, defineTool } from "@grok-tools/runtime";
+import { CURRENT_VERSION, defineTool, coerceKeys, dropNullKeys, lenientBool, lenientInteger } from "@grok-tools/runtime";
 import { GREP_DESCRIPTION } from "./description.js";
 import { executeGrep } from "./execute.js";
-import { coerceKeys, dropNullKeys, lenientBool, lenientInteger } from "./lenient-input.js";
 import { GrepInput, GrepOutput, GrepParams } from "./schema.js";
 
 /** The `grep` tool definition. */

@@ -2,8 +2,7 @@
  * The shared definition of both bash presets (GrokBuild and GrokBuildConcise): params,
  * description, per-params input schema, requirements, lenient input, and execution.
  */
-import { CURRENT_VERSION, LEGACY_0_4_10, Type, defineTool, type DescribeInput, type RequirementFailure, type TSchema } from "@grok-tools/runtime";
-import { lenientBoolean, lenientInteger, normalizeKey } from "../shell/index.js";
+import { CURRENT_VERSION, LEGACY_0_4_10, Type, defineTool, type DescribeInput, type RequirementFailure, type TSchema, lenientBool, lenientOptionalInteger, normalizeKey } from "@grok-tools/runtime";
 import { BASH_DESCRIPTION_BACKGROUND_DISABLED, BASH_DESCRIPTION_BACKGROUND_ENABLED, COMMAND_PROPERTY_DESCRIPTION, DESCRIPTION_PROPERTY_DESCRIPTION, IS_BACKGROUND_PROPERTY_DESCRIPTION } from "./description.js";
 import { runTerminalCommand, type BashPreset } from "./execute.js";
 import { BASH_PARAMS_DEFAULTS, BashInput, BashParams, BashToolOutput, SCHEMA_DEFAULT_TIMEOUT_MS } from "./schema.js";
@@ -84,8 +83,8 @@ export function defineBashTool(preset: BashPreset) {
     requires: bashRequirements,
     normalizeInput: (raw) => {
       const input = { ...raw };
-      normalizeKey(input, "timeout", lenientInteger);
-      normalizeKey(input, "is_background", lenientBoolean);
+      normalizeKey(input, "timeout", lenientOptionalInteger);
+      normalizeKey(input, "is_background", lenientBool);
       return input;
     },
     execute: (input, ctx) => runTerminalCommand(input, ctx, preset),

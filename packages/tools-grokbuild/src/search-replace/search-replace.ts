@@ -1,6 +1,5 @@
 /** `GrokBuild:search_replace`: exact-string edits and file creation (spec §4.3, decisions D1–D3). */
-import { CURRENT_VERSION, FILE_READ_TRACKER, LEGACY_0_4_10, defineTool, type RequirementFailure } from "@grok-tools/runtime";
-import { coerceKeys, lenientBool } from "../grep/lenient-input.js";
+import { CURRENT_VERSION, FILE_READ_TRACKER, LEGACY_0_4_10, defineTool, type RequirementFailure, coerceKeys, lenientBool } from "@grok-tools/runtime";
 import { EMPTY_OLD_STRING_GUARD_SENTENCE, SEARCH_REPLACE_DESCRIPTION } from "./description.js";
 import { executeSearchReplace } from "./execute.js";
 import { SEARCH_REPLACE_PARAM_DEFAULTS, SearchReplaceInput, SearchReplaceOutput, SearchReplaceParams } from "./schema.js";

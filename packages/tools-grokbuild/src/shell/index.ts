@@ -4,5 +4,4 @@
 export * from "./background-operator.js";
 export * from "./pkill-guard.js";
 export * from "./text.js";
-export * from "./lenient.js";
 export * from "./bare-echo.js";

@@ -2,10 +2,10 @@
  * Unit tests of the shell helpers: the `&` scanner (both contracts), the pkill guard,
  * ANSI stripping, soft wrapping, size formatting, lenient values and bare-echo detection.
  */
+import { lenientBool, lenientOptionalInteger, lenientStringList } from "@grok-tools/runtime";
 import { containsBackgroundOperator, endsWithWaitBuiltin, hasBackgroundOperator, hasTrailingBackgroundOperator } from "./background-operator.js";
 import { findSelfMatchingPkill } from "./pkill-guard.js";
 import { formatBytes, formatWaitedDuration, softWrapLines, stripAnsi } from "./text.js";
-import { lenientBoolean, lenientInteger, lenientStringList } from "./lenient.js";
 import { isBareEcho, isBarePrintf } from "./bare-echo.js";
 
 describe("background operator", () => {
@@ -74,8 +74,8 @@ describe("text", () => {
 
 describe("lenient values", () => {
   it("parses booleans, integers and id lists", () => {
-    expect([" Yes ", "0", 1, null, "maybe"].map(lenientBoolean)).toEqual([true, false, true, false, "maybe"]);
-    expect(["120", "5.0", null, 7, "x"].map(lenientInteger)).toEqual([120, 5, undefined, 7, "x"]);
+    expect([" Yes ", "0", 1, null, "maybe"].map(lenientBool)).toEqual([true, false, true, false, "maybe"]);
+    expect(["120", "5.0", null, 7, "x"].map(lenientOptionalInteger)).toEqual([120, 5, undefined, 7, "x"]);
     expect(lenientStringList("a")).toEqual(["a"]);
     expect(lenientStringList(5)).toEqual(["5"]);
     expect(lenientStringList(null)).toEqual([]);

@@ -1,6 +1,5 @@
 /** `GrokBuild:todo_write`: the session's structured task list (spec §4.6). */
-import { defineTool } from "@grok-tools/runtime";
-import { coerceKeys, lenientBool } from "../grep/lenient-input.js";
+import { defineTool, coerceKeys, lenientBool } from "@grok-tools/runtime";
 import { TODO_WRITE_DESCRIPTION } from "./description.js";
 import { applyTodoUpdates, assertUniqueIds, effectiveMerge } from "./execute.js";
 import { summarizeTodoState } from "./format.js";

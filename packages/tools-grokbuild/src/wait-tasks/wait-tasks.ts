@@ -2,8 +2,7 @@
  * `GrokBuild:wait_tasks`: waits for several background tasks, wait_any or wait_all, and
  * always answers in the multi-result format (spec §4.7, §13.4).
  */
-import { defineTool } from "@grok-tools/runtime";
-import { lenientInteger, normalizeKey } from "../shell/index.js";
+import { defineTool, lenientOptionalInteger, normalizeKey } from "@grok-tools/runtime";
 import { waitTasksDescription } from "../get-task-output/description.js";
 import { TASK_OUTPUT_FIELDS } from "../get-task-output/get-task-output.js";
 import { genericRequirement } from "../get-task-output/requirements.js";
@@ -26,7 +25,7 @@ export const waitTasksTool = defineTool({
   requires: ({ toolset }) => genericRequirement(toolset, true),
   normalizeInput: (raw) => {
     const input = { ...raw };
-    normalizeKey(input, "timeout_ms", lenientInteger);
+    normalizeKey(input, "timeout_ms", lenientOptionalInteger);
     return input;
   },
   execute: (input, ctx) => waitTasks(input, ctx),
