@@ -1,8 +1,9 @@
 /**
- * Benchmark: run_terminal_cmd of `true` through a session vs spawning `bash -c true`
- * directly, in the same run; prints both medians and their ratio. Run with
+ * Benchmark: run_terminal_cmd of `true` through a session (no gRPC) vs spawning `bash -c true`
+ * directly, interleaved in the same run; prints both medians and their ratio. The judged
+ * benchmark, with the gRPC round trip, is packages/server/bench/run-terminal-cmd.bench.mjs.
+ * Run with `npm run bench`, or alone:
  *   node --experimental-vm-modules ../../node_modules/jest/bin/jest.js --testMatch '<rootDir>/bench/*.bench.ts'
- * (the lead wires `npm run bench` and adds the gRPC round trip).
  */
 import { spawn } from "node:child_process";
 import { jest } from "@jest/globals";

@@ -82,7 +82,8 @@ export class RunningProcess {
   readonly spawned: Promise<void>;
   /** Resolves when the leader exited, the tree is gone, the pipe drained and the log flushed. */
   readonly done: Promise<ProcessExit>;
-  #child: ChildProcess | undefined;
+  /** The leader's pid: it leads the command's process group. */
+  #pid: number | undefined;
   /** The read end of the command's merged stdout and stderr. */
   #stdout: Readable | undefined;
   #isolation: ProcessIsolation;
@@ -128,7 +129,7 @@ export class RunningProcess {
 
   /** The leader's pid (the wrapper when namespaces are used). */
   get pid(): number | undefined {
-    return this.#child?.pid;
+    return this.#pid;
   }
 
   /** Bytes the command has printed so far. */
@@ -171,18 +172,17 @@ export class RunningProcess {
     const warm = options.launcher?.take(this.#isolation, options.env, options.cwd, shell, options.command);
     if (warm) {
       // The launcher already runs in its own namespace and process group, in this cwd with
-      // this environment: it only execs `<shell> -c <command>` (same argv, stdin and pipe).
+      // this environment: it only execs `<shell> -c <command>` (same argv and stdin, stdout
+      // and stderr on one socket).
       if (await warm.start(options.command)) {
         options.launcher!.succeeded();
-        child = warm.child;
-        stdout = child.stdout!;
+        stdout = warm.output!;
+        this.#pid = warm.pid;
         launcherExit = warm.exited;
         this.#marker = warm.marker;
-      } else {
-        warm.kill();
       }
     }
-    if (!child) {
+    if (!stdout) {
       const env = { ...options.env, [PROCESS_MARKER_ENV]: this.#marker };
       // With a namespace wrapper, one socket given as both stdout and stderr replaces the
       // `sh` in front of it (one exec less); the wrapper still execs the shell itself.
@@ -205,8 +205,8 @@ export class RunningProcess {
         // The child holds its own copy (or never started); ours would keep the stream open.
         pair?.childEnd.destroy();
       }
+      this.#pid = child?.pid;
     }
-    this.#child = child;
     const pipe: Readable = stdout!;
     this.#stdout = pipe;
     let limitHit = false;
@@ -238,17 +238,21 @@ export class RunningProcess {
     const exited = launcherExit
       ? launcherExit.then(({ code, signal }) => toExit(code, signal))
       : new Promise<ProcessExit>((resolve, reject) => {
-          child.once("error", (error) => {
+          child!.once("error", (error) => {
             rejectSpawned(error);
             reject(error);
           });
-          child.once("spawn", () => resolveSpawned());
-          child.once("exit", (code, signal) => resolve(toExit(code, signal)));
+          child!.once("spawn", () => resolveSpawned());
+          child!.once("exit", (code, signal) => resolve(toExit(code, signal)));
         });
     if (launcherExit) resolveSpawned();
     let exit: ProcessExit;
     try {
       exit = await exited;
+      // The session's next spare is asked for now that this command no longer competes for
+      // the CPU, and after this call's answer has gone out (refill does a little work).
+      const launcher = options.launcher;
+      if (launcher) setImmediate(() => launcher.refill());
     } catch (error) {
       pipe.destroy();
       log?.destroy();
@@ -269,7 +273,7 @@ export class RunningProcess {
   }
 
   async #signalTree(signal: NodeJS.Signals): Promise<void> {
-    const pid = this.#child?.pid;
+    const pid = this.#pid;
     if (pid === undefined) return;
     try {
       process.kill(-pid, signal);

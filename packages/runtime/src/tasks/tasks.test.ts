@@ -11,6 +11,7 @@ import { OutputBuffer, HEAD_TAIL_MARKER } from "./output-buffer.js";
 import { SECRET_ENV_NAMES, addSecretEnvNames, childEnvironment } from "./child-env.js";
 import { PROCESS_GROUP_ISOLATION, detectProcessIsolation } from "./process-isolation.js";
 import { RunningProcess } from "./process-runner.js";
+import { SPARE_POOL_SIZE } from "./spare-launcher.js";
 import { TaskManager } from "./task-manager.js";
 import { uuidV7 } from "./task-id.js";
 
@@ -284,14 +285,14 @@ describe("spare launcher", () => {
     expect(changed.result.output).toBe("extra=1\n");
     expect(changed.result.pid).not.toBe(first);
     expect(await until(async () => !(await running(first)))).toBe(true);
-    // The spare now matches the new environment; killed from outside, it is replaced by a cold spawn.
-    expect(await until(() => m.spareLauncher.idlePid !== undefined)).toBe(true);
-    const second = m.spareLauncher.idlePid!;
-    process.kill(-second, "SIGKILL");
-    expect(await until(async () => !(await running(second)))).toBe(true);
+    // The spares now match the new environment; killed from outside, they are replaced by a cold spawn.
+    expect(await until(() => m.spareLauncher.idlePids.length === SPARE_POOL_SIZE)).toBe(true);
+    const killed = m.spareLauncher.idlePids;
+    for (const pid of killed) process.kill(-pid, "SIGKILL");
+    expect(await until(async () => !(await Promise.all(killed.map(running))).some(Boolean))).toBe(true);
     const after = await m.runForeground(spec('echo "extra=$EXTRA"', "e2", { ...childEnvironment(), EXTRA: "1" }));
     expect(after.result).toMatchObject({ output: "extra=1\n", exitCode: 0 });
-    expect(after.result.pid).not.toBe(second);
+    expect(killed).not.toContain(after.result.pid);
     await m.dispose();
   });
 
@@ -321,6 +322,26 @@ describe("spare launcher", () => {
     if (idle !== undefined) expect(r.result.pid).toBe(idle);
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(await alive(marker)).toBe(0);
+    await m.dispose();
+  });
+
+  it("starts back-to-back commands warm: each command launched is replaced at once", async () => {
+    const m = new TaskManager();
+    await m.runForeground(spec("true", "b0"));
+    if (!namespaces) {
+      await m.dispose();
+      return;
+    }
+    expect(await until(() => m.spareLauncher.idlePids.length === SPARE_POOL_SIZE)).toBe(true);
+    const before = m.spareLauncher.warmStarts;
+    const pids = new Set<number>();
+    for (let i = 1; i <= 6; i++) {
+      const r = await m.runForeground(spec(`echo ${i}`, `b${i}`));
+      expect(r.result).toMatchObject({ output: `${i}\n`, exitCode: 0 });
+      pids.add(r.result.pid!);
+    }
+    expect(m.spareLauncher.warmStarts - before).toBe(6);
+    expect(pids.size).toBe(6);
     await m.dispose();
   });
 

@@ -4,7 +4,7 @@
  * session's task manager, notifications, and the output in both prompt formats.
  */
 import { createHash } from "node:crypto";
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import path from "node:path";
 import {
   ErrorCode,
@@ -82,7 +82,9 @@ export async function runTerminalCommand(input: BashInput, ctx: ToolContext<Bash
     notify({ type: "BashExecutionFailed", tool_call_id: ctx.callId, command: input.command, cwd, error: message });
     throw new ToolError(ErrorCode.EXECUTION_FAILED, `Terminal error: ${message}`, { retryable: false });
   };
-  const cwdOk = await stat(cwd).then((s) => s.isDirectory(), () => false);
+  // Synchronous on purpose: one local stat costs microseconds, a thread-pool round trip a
+  // wake-up on a busy machine, on the path of every command.
+  const cwdOk = isDirectory(cwd);
   if (!cwdOk) failed(new Error(`working directory does not exist: ${cwd}`));
   const spec = {
     command,
@@ -154,6 +156,14 @@ export async function runTerminalCommand(input: BashInput, ctx: ToolContext<Bash
     ...(wasBareEcho ? { was_bare_echo: true } : {}),
   };
   return { output, promptText, promptTextConcise: concisePrompt, truncated: result.truncated };
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function backgroundResult(ctx: ToolContext<BashParams>, task: ProcessTask, command: string, summary: string): ToolResult<BashToolOutput> {
