@@ -1,5 +1,5 @@
 /**
- * Stress run (not part of the unit suite; the lead wires it to `npm run stress`):
+ * Stress run, not part of the unit suite: `npm run stress` (CI runs `npm run stress -- --smoke`), or alone:
  *   node --experimental-vm-modules ../../node_modules/jest/bin/jest.js --testMatch '<rootDir>/test/stress/*.stress.ts'
  * 100 timed-out commands with grandchildren leave zero processes; a command printing
  * 2 GiB keeps this process's memory under 150 MB and returns head and tail.
