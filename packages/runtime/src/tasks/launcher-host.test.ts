@@ -90,6 +90,16 @@ describe("LauncherHost", () => {
     expect(await launch!.exited).toEqual({ code: 0, signal: null });
   });
 
+  it("answers at once, and stops trying, when the helper cannot start", async () => {
+    const broken = new LauncherHost("/nonexistent/node");
+    for (let start = 1; start <= MAX_HOST_STARTS; start++) {
+      const asked = Date.now();
+      expect(await sh(broken, "exit 0")).toBeUndefined();
+      expect(Date.now() - asked).toBeLessThan(2_000);
+    }
+    expect(broken.usable).toBe(false);
+  });
+
   it("never passes the server's environment to the helper", async () => {
     process.env.GROK_TOOLS_TEST_SECRET = "do-not-leak";
     try {

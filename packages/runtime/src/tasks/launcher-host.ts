@@ -108,12 +108,18 @@ interface Pending {
 
 /** The helper process and the launches it has in flight. */
 export class LauncherHost {
+  readonly #nodePath: string;
   #child: ChildProcess | undefined;
   #starts = 0;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
   /** Launches whose exit a caller is waiting for: while any, the channel keeps the process alive. */
   #held = 0;
+
+  /** `nodePath`: the Node binary that runs the helper (this process's own by default). */
+  constructor(nodePath: string = process.execPath) {
+    this.#nodePath = nodePath;
+  }
 
   /** Whether the helper may still be used (it has not failed {@link MAX_HOST_STARTS} times). */
   get usable(): boolean {
@@ -186,17 +192,19 @@ export class LauncherHost {
     try {
       // Only PATH: the server's environment (its secrets, NODE_OPTIONS) stays with the server;
       // each launcher gets the environment its request carries.
-      child = spawn(process.execPath, ["-e", HOST_SCRIPT], { stdio: ["ignore", "ignore", "ignore", "ipc"], env: { PATH: process.env.PATH ?? "" } });
+      child = spawn(this.#nodePath, ["-e", HOST_SCRIPT], { stdio: ["ignore", "ignore", "ignore", "ipc"], env: { PATH: process.env.PATH ?? "" } });
     } catch {
       return undefined;
     }
     this.#child = child;
-    child.on("error", () => undefined);
     child.on("message", (message: HostReply, handle: unknown) => this.#onReply(message, handle));
-    child.once("exit", () => {
+    // A helper that could not start reports 'error' and never 'exit'.
+    const gone = () => {
       if (this.#child === child) this.#child = undefined;
       this.#failAll();
-    });
+    };
+    child.once("error", gone);
+    child.once("exit", gone);
     // Idle, the helper must not keep the server alive.
     child.unref();
     if (this.#held === 0) child.channel?.unref();
