@@ -51,6 +51,7 @@ export const MAX_HOST_STARTS = 3;
 /** @internal Exported for tests. */
 export const HOST_SCRIPT = `
 "use strict";
+process.title = "grok-tools-launcher-host";
 const { spawn } = require("node:child_process");
 const running = new Map();
 process.on("message", (msg) => {
