@@ -143,6 +143,7 @@ export {
   type SpawnCommandOptions,
   type TaskResult,
   type TaskSnapshot,
+  type WaitOutcome,
 } from "./tasks/index.js";
 export { parseJsonLikeSerde, type SerdeJsonParse } from "./validation/serde-json-error.js";
 export { assertToolOutput, validateToolOutput, type OutputSchemaProblem } from "./output/validate-output.js";

@@ -39,4 +39,5 @@ export {
   type KillReason,
   type TaskResult,
   type TaskSnapshot,
+  type WaitOutcome,
 } from "./task-manager.js";

@@ -335,20 +335,20 @@ export class TaskManager {
     return snapshotOf(task);
   }
 
-  /** Resolves when any of the tasks completes, the time is up or `signal` aborts. */
-  async waitForAny(ids: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  /** Resolves when any of the tasks completes, the time is up or `signal` aborts, saying which. */
+  async waitForAny(ids: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome> {
     const pending = ids.map((id) => this.#tasks.get(id)).filter((t): t is ProcessTask => t !== undefined && !t.completed);
-    if (pending.length === 0) return;
+    if (pending.length === 0) return "completed";
     for (const task of pending) task.blockWaited = true;
-    await waitUntil(Promise.race(pending.map((t) => t.completion)), timeoutMs, signal);
+    return waitUntil(Promise.race(pending.map((t) => t.completion)), timeoutMs, signal);
   }
 
-  /** Resolves when all of the tasks completed, the time is up or `signal` aborts. */
-  async waitForAll(ids: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  /** Resolves when all of the tasks completed, the time is up or `signal` aborts, saying which. */
+  async waitForAll(ids: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome> {
     const pending = ids.map((id) => this.#tasks.get(id)).filter((t): t is ProcessTask => t !== undefined && !t.completed);
-    if (pending.length === 0) return;
+    if (pending.length === 0) return "completed";
     for (const task of pending) task.blockWaited = true;
-    await waitUntil(Promise.all(pending.map((t) => t.completion)), timeoutMs, signal);
+    return waitUntil(Promise.all(pending.map((t) => t.completion)), timeoutMs, signal);
   }
 
   /** Kills a task by id (explicit kill: status `cancelled`). */
@@ -544,17 +544,27 @@ export function notificationSnapshot(s: TaskSnapshot): Record<string, unknown> {
   };
 }
 
-function waitUntil(promise: Promise<unknown>, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+/**
+ * How a wait ended. Decided by what fired, never by reading the clock afterwards: a timer
+ * may fire a millisecond before `Date.now()` reaches the deadline it was set for.
+ */
+export type WaitOutcome = "completed" | "timed_out" | "aborted";
+
+function waitUntil(promise: Promise<unknown>, timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome> {
   return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const finish = () => {
+    if (signal?.aborted) return resolve("aborted");
+    const finish = (outcome: WaitOutcome) => {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", finish);
-      resolve();
+      signal?.removeEventListener("abort", onAbort);
+      resolve(outcome);
     };
-    const timer = setTimeout(finish, Math.min(Math.max(0, timeoutMs), 2 ** 31 - 1));
-    signal?.addEventListener("abort", finish, { once: true });
-    promise.then(finish, finish);
+    const onAbort = () => finish("aborted");
+    const timer = setTimeout(() => finish("timed_out"), Math.min(Math.max(0, timeoutMs), 2 ** 31 - 1));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      () => finish("completed"),
+      () => finish("completed"),
+    );
   });
 }
 

@@ -187,6 +187,18 @@ describe("TaskManager", () => {
     await m.dispose();
   });
 
+  it("says how a wait ended: completed, timed out or aborted, whatever the clock reads", async () => {
+    const m = new TaskManager();
+    const quick = await m.startBackground(spec("true", "w-quick"));
+    const slow = await m.startBackground(spec("sleep 1000", "w-slow"));
+    expect(await m.waitForAny([quick.id, slow.id], 10_000)).toBe("completed");
+    for (let i = 0; i < 20; i++) expect(await m.waitForAll([quick.id, slow.id], 5)).toBe("timed_out");
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    expect(await m.waitForAll([slow.id], 10_000, controller.signal)).toBe("aborted");
+    await m.dispose();
+  });
+
   it("times out, cancels and auto-backgrounds foreground commands", async () => {
     const m = new TaskManager();
     const timed = await m.runForeground({ ...spec("sleep 1000", "t"), timeoutMs: 200 });

@@ -4,7 +4,7 @@
  * multi-id resolution, blocking waits with the per-call cap, not-found texts, and the
  * prompt formats (spec §4.7, §13.4, §13.18).
  */
-import { ErrorCode, LEGACY_0_4_10, MAX_WAIT_BLOCK_MS, ToolError, taskManagerService, truncateUtf8, type TaskManager, type TaskSnapshot, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { ErrorCode, LEGACY_0_4_10, MAX_WAIT_BLOCK_MS, ToolError, taskManagerService, truncateUtf8, type TaskManager, type TaskSnapshot, type ToolContext, type ToolResult, type WaitOutcome } from "@grok-tools/runtime";
 import { formatWaitedDuration, softWrapLines } from "../shell/index.js";
 import type { MultiTaskOutputResult, TaskOutputOutput, TaskOutputResult } from "./schema.js";
 
@@ -203,9 +203,8 @@ export async function getTaskOutput(input: { task_ids?: string[]; timeout_ms?: n
   }
   const initial = await resolveAll(env, ids, { kind: "not_requested" });
   if (!waits || initial.pending.length === 0) return multiOutput(waits ? "wait_all" : "poll", initial.results);
-  const deadline = Date.now() + waitMs;
-  await env.manager.waitForAll(initial.pending, waitMs, ctx.signal);
-  const hint: WaitHint = Date.now() >= deadline ? { kind: "elapsed", requestedMs, waitedMs: waitMs } : { kind: "returned_early" };
+  const outcome = await env.manager.waitForAll(initial.pending, waitMs, ctx.signal);
+  const hint: WaitHint = outcome === "timed_out" ? { kind: "elapsed", requestedMs, waitedMs: waitMs } : { kind: "returned_early" };
   return multiOutput("wait_all", (await resolveAll(env, ids, hint)).results);
 }
 
@@ -218,11 +217,11 @@ export async function waitTasks(input: { task_ids: string[]; mode: "wait_any" | 
   const waitMs = Math.min(requestedMs, maxWaitBlockMs());
   const initial = await resolveAll(env, ids, { kind: "not_requested" });
   if (initial.pending.length === 0) return multiOutput(input.mode, initial.results);
-  const deadline = Date.now() + waitMs;
+  // No wait at all (wait_any with 0) counts as the requested wait having elapsed.
+  let outcome: WaitOutcome = "timed_out";
   if (waitMs > 0) {
-    if (input.mode === "wait_all") await env.manager.waitForAll(initial.pending, waitMs, ctx.signal);
-    else await env.manager.waitForAny(initial.pending, waitMs, ctx.signal);
+    outcome = input.mode === "wait_all" ? await env.manager.waitForAll(initial.pending, waitMs, ctx.signal) : await env.manager.waitForAny(initial.pending, waitMs, ctx.signal);
   }
-  const hint: WaitHint = Date.now() >= deadline ? { kind: "elapsed", requestedMs, waitedMs: waitMs } : { kind: "returned_early" };
+  const hint: WaitHint = outcome === "timed_out" ? { kind: "elapsed", requestedMs, waitedMs: waitMs } : { kind: "returned_early" };
   return multiOutput(input.mode, (await resolveAll(env, ids, hint)).results);
 }
