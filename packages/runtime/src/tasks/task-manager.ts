@@ -119,6 +119,12 @@ export class ProcessTask {
   blockWaited = false;
   /** Resolves when the command and its tree are gone and the log is flushed. */
   readonly completion: Promise<void>;
+  /**
+   * Resolves once the completion is also reported (TaskCompleted notification, completion
+   * listeners) for a background task; waits end here, so a wait that returns a completed
+   * task never gets ahead of its notification.
+   */
+  reported: Promise<void>;
   #exit: ProcessExit | undefined;
   #killReason: KillReason | undefined;
   #timers: NodeJS.Timeout[] = [];
@@ -143,6 +149,7 @@ export class ProcessTask {
       this.#timers = [];
       this.#sendChunk();
     });
+    this.reported = this.completion;
     if (spec.notify) {
       const ticker = setInterval(() => this.#sendChunk(), OUTPUT_NOTIFY_INTERVAL_MS);
       ticker.unref();
@@ -279,7 +286,7 @@ export class TaskManager {
     this.#tasks.set(task.id, task);
     if (spec.timeoutMs !== undefined && spec.timeoutMs > 0) task.after(spec.timeoutMs, () => void task.kill("timeout"));
     task.after(this.#maxRuntimeMs, () => void task.kill("max_runtime"));
-    void task.completion.then(() => this.#onBackgroundDone(task));
+    task.reported = task.completion.then(() => this.#onBackgroundDone(task));
     return task;
   }
 
@@ -331,7 +338,7 @@ export class TaskManager {
       return tombstone ? { ...tombstone } : undefined;
     }
     task.blockWaited = true;
-    if (!task.completed) await waitUntil(task.completion, timeoutMs, signal);
+    if (!task.completed) await waitUntil(task.reported, timeoutMs, signal);
     return snapshotOf(task);
   }
 
@@ -340,7 +347,7 @@ export class TaskManager {
     const pending = ids.map((id) => this.#tasks.get(id)).filter((t): t is ProcessTask => t !== undefined && !t.completed);
     if (pending.length === 0) return "completed";
     for (const task of pending) task.blockWaited = true;
-    return waitUntil(Promise.race(pending.map((t) => t.completion)), timeoutMs, signal);
+    return waitUntil(Promise.race(pending.map((t) => t.reported)), timeoutMs, signal);
   }
 
   /** Resolves when all of the tasks completed, the time is up or `signal` aborts, saying which. */
@@ -348,7 +355,7 @@ export class TaskManager {
     const pending = ids.map((id) => this.#tasks.get(id)).filter((t): t is ProcessTask => t !== undefined && !t.completed);
     if (pending.length === 0) return "completed";
     for (const task of pending) task.blockWaited = true;
-    return waitUntil(Promise.all(pending.map((t) => t.completion)), timeoutMs, signal);
+    return waitUntil(Promise.all(pending.map((t) => t.reported)), timeoutMs, signal);
   }
 
   /** Kills a task by id (explicit kill: status `cancelled`). */
@@ -420,10 +427,19 @@ export class TaskManager {
     this.#tasks.set(task.id, task);
     task.moveToBackground();
     task.after(this.#maxRuntimeMs - (Date.now() - task.startTime.getTime()), () => void task.kill("max_runtime"));
-    void task.completion.then(() => this.#onBackgroundDone(task));
+    task.reported = task.completion.then(() => this.#onBackgroundDone(task));
   }
 
+  /** Reports a background task's completion; never rejects (waits hang on it). */
   async #onBackgroundDone(task: ProcessTask): Promise<void> {
+    try {
+      await this.#reportCompletion(task);
+    } catch (error) {
+      this.#log.warn({ err: error, taskId: task.id }, "reporting a task completion failed");
+    }
+  }
+
+  async #reportCompletion(task: ProcessTask): Promise<void> {
     const snapshot = await snapshotOf(task);
     task.process.output.clear();
     task.spec.notify?.({ type: "TaskCompleted", ...notificationSnapshot(snapshot) });

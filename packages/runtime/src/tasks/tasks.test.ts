@@ -199,6 +199,20 @@ describe("TaskManager", () => {
     await m.dispose();
   });
 
+  it("ends a wait only after the completion was reported", async () => {
+    const m = new TaskManager();
+    const seen: string[] = [];
+    m.onCompleted((snapshot) => seen.push(`listener:${snapshot.taskId}`));
+    for (let i = 0; i < 10; i++) {
+      const task = await m.startBackground({ ...spec("echo x", `r${i}`), notify: (n: { type: string }) => void seen.push(`${n.type}:${task.id}`) });
+      const wait = i % 2 === 0 ? m.waitForAll([task.id], 10_000) : m.waitForAny([task.id], 10_000);
+      expect(await wait).toBe("completed");
+      expect(seen).toContain(`TaskCompleted:${task.id}`);
+      expect(seen).toContain(`listener:${task.id}`);
+    }
+    await m.dispose();
+  });
+
   it("times out, cancels and auto-backgrounds foreground commands", async () => {
     const m = new TaskManager();
     const timed = await m.runForeground({ ...spec("sleep 1000", "t"), timeoutMs: 200 });
