@@ -17,6 +17,7 @@ import { randomUUID } from "node:crypto";
 import { OutputBuffer } from "./output-buffer.js";
 import { detectProcessIsolation, type ProcessIsolation } from "./process-isolation.js";
 import type { LauncherExit, SpareLauncher } from "./spare-launcher.js";
+import { settlesWithin } from "./settles-within.js";
 import { createSocketPair } from "./socket-pair.js";
 import type { Readable } from "node:stream";
 
@@ -249,10 +250,6 @@ export class RunningProcess {
     let exit: ProcessExit;
     try {
       exit = await exited;
-      // The session's next spare is asked for now that this command no longer competes for
-      // the CPU, and after this call's answer has gone out (refill does a little work).
-      const launcher = options.launcher;
-      if (launcher) setImmediate(() => launcher.refill());
     } catch (error) {
       pipe.destroy();
       log?.destroy();
@@ -304,15 +301,4 @@ async function killMarked(marker: string, signal: NodeJS.Signals): Promise<void>
       }
     }),
   );
-}
-
-function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    const settle = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    promise.then(settle, settle);
-  });
 }

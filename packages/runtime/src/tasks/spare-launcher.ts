@@ -10,6 +10,7 @@ import type { Socket } from "node:net";
 import path from "node:path";
 import { sharedLauncherHost, type HostedProcess, type LauncherExit, type LauncherHost } from "./launcher-host.js";
 import type { ProcessIsolation } from "./process-isolation.js";
+import { settlesWithin } from "./settles-within.js";
 
 export type { LauncherExit } from "./launcher-host.js";
 
@@ -32,7 +33,7 @@ export const SPARE_POOL_SIZE = 2;
  * After a command with new settings (first command, other cwd or environment), spares for
  * them are made only once the session has been quiet this long, so that settings that keep
  * changing do not make spares that are thrown away. While the settings repeat, each command
- * launched is replaced at once (see {@link SpareLauncher.refill}).
+ * that ends is replaced at once (see {@link SpareLauncher.scheduleReplenish}).
  */
 export const SPARE_IDLE_DELAY_MS = 50;
 
@@ -151,7 +152,8 @@ export class WarmLaunch {
   async #start(command: string): Promise<boolean> {
     const release = this.#host.hold();
     void this.exited.then(release);
-    const launch = await withinMs(this.#ready, SPARE_READY_WAIT_MS);
+    await settlesWithin(this.#ready, SPARE_READY_WAIT_MS);
+    const launch = this.#launch;
     if (!launch || !this.alive) {
       this.kill();
       return false;
@@ -261,20 +263,19 @@ export class SpareLauncher {
   }
 
   /**
-   * Called once the command of the last {@link take} has been launched (warm or cold): when
-   * its settings repeat the previous command's, asks for the spares it used up at once, so
-   * back-to-back commands start warm too. After new settings it waits for
-   * {@link scheduleReplenish}.
+   * Called when a command is over: fills the pool unless a command starts first. When the
+   * command's settings repeated the previous one's, right after this call's answer has gone
+   * out, so back-to-back commands start warm too; after new settings, once the session has
+   * been quiet {@link SPARE_IDLE_DELAY_MS}.
    */
-  refill(): void {
-    if (!this.#settingsRepeat) return;
-    this.#settingsRepeat = false;
-    this.replenish();
-  }
-
-  /** Fills the pool after {@link SPARE_IDLE_DELAY_MS} unless a command starts first. */
   scheduleReplenish(): void {
     this.#cancelReplenish();
+    if (this.#settingsRepeat) {
+      // Not cancelled by the next take: back-to-back calls must not starve the pool.
+      this.#settingsRepeat = false;
+      setImmediate(() => this.replenish());
+      return;
+    }
     if (!this.#usable || !this.#key || this.#spares.filter((spare) => spare.alive).length >= SPARE_POOL_SIZE) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
@@ -368,17 +369,6 @@ function directoryId(dir: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** `promise`'s value, or undefined when it takes longer than `ms`. */
-function withinMs<T>(promise: Promise<T | undefined>, ms: number): Promise<T | undefined> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    void promise.then((value) => {
-      clearTimeout(timer);
-      resolve(value);
-    });
-  });
 }
 
 function sameArgs(a: readonly string[], b: readonly string[]): boolean {

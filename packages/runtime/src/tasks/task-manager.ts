@@ -286,7 +286,7 @@ export class TaskManager {
     this.#tasks.set(task.id, task);
     if (spec.timeoutMs !== undefined && spec.timeoutMs > 0) task.after(spec.timeoutMs, () => void task.kill("timeout"));
     task.after(this.#maxRuntimeMs, () => void task.kill("max_runtime"));
-    task.reported = task.completion.then(() => this.#onBackgroundDone(task));
+    this.#reportWhenDone(task);
     return task;
   }
 
@@ -313,7 +313,6 @@ export class TaskManager {
     } finally {
       spec.signal?.removeEventListener("abort", onAbort);
       this.#foreground.delete(task);
-      // The next spare is forked once the session is quiet (forking blocks the event loop).
       this.#spare.scheduleReplenish();
     }
   }
@@ -427,16 +426,14 @@ export class TaskManager {
     this.#tasks.set(task.id, task);
     task.moveToBackground();
     task.after(this.#maxRuntimeMs - (Date.now() - task.startTime.getTime()), () => void task.kill("max_runtime"));
-    task.reported = task.completion.then(() => this.#onBackgroundDone(task));
+    this.#reportWhenDone(task);
   }
 
-  /** Reports a background task's completion; never rejects (waits hang on it). */
-  async #onBackgroundDone(task: ProcessTask): Promise<void> {
-    try {
-      await this.#reportCompletion(task);
-    } catch (error) {
-      this.#log.warn({ err: error, taskId: task.id }, "reporting a task completion failed");
-    }
+  /** Reports a background task's completion when it comes; waits end on `task.reported`, which never rejects. */
+  #reportWhenDone(task: ProcessTask): void {
+    task.reported = task.completion
+      .then(() => this.#reportCompletion(task))
+      .catch((error: unknown) => this.#log.warn({ err: error, taskId: task.id }, "reporting a task completion failed"));
   }
 
   async #reportCompletion(task: ProcessTask): Promise<void> {
