@@ -13,8 +13,11 @@ import { spawnServer } from "../src/spawn-server.js";
 const GOLDEN = path.join(import.meta.dirname, "golden", "finalize-contract.json");
 const BG_TOOLS = [{ id: "GrokBuild:get_task_output" }, { id: "GrokBuild:kill_task" }];
 
-/** name → finalize request (and, for state cases, what to read back). */
-const CASES: Record<string, { request: DeepPartial<FinalizeToolServerConfigRequest>; readState?: boolean }> = {
+/** Prints 1000 characters: over a 300 limit, under the 20 000 default. */
+const THOUSAND_X = { command: "head -c 1000 /dev/zero | tr '\\0' x", description: "print 1000 x" };
+
+/** name → finalize request (and, for state cases, what to read back; for limit cases, a call to make). */
+const CASES: Record<string, { request: DeepPartial<FinalizeToolServerConfigRequest>; readState?: boolean; call?: { tool: string; input: unknown } }> = {
   params_json_parse: { request: { tools: [{ id: "GrokBuild:read_file", paramsJson: "{nope" }] } },
   params_json_empty_string: { request: { tools: [{ id: "GrokBuild:read_file", paramsJson: "" }] } },
   params_json_not_object: { request: { tools: [{ id: "GrokBuild:read_file", paramsJson: "[1,2]" }] } },
@@ -57,6 +60,21 @@ const CASES: Record<string, { request: DeepPartial<FinalizeToolServerConfigReque
   },
   initial_state_not_json: { request: { tools: [{ id: "GrokBuild:todo_write" }], initialToolStateJson: "{" } },
   ok_with_bg_tools: { request: { tools: [{ id: "GrokBuild:run_terminal_cmd" }, ...BG_TOOLS] } },
+  // Per-tool limits are keyed by the canonical name (issue 12.5): the description and the output agree.
+  ok_renamed_per_tool_limit: {
+    request: {
+      tools: [{ id: "GrokBuild:run_terminal_cmd", nameOverride: "run_terminal_command", paramsJson: '{"enabled_background":false}' }],
+      truncation: { perToolMaxOutputBytes: { run_terminal_cmd: 300 } },
+    },
+    call: { tool: "run_terminal_command", input: THOUSAND_X },
+  },
+  ok_renamed_client_name_key_ignored: {
+    request: {
+      tools: [{ id: "GrokBuild:run_terminal_cmd", nameOverride: "run_terminal_command", paramsJson: '{"enabled_background":false}' }],
+      truncation: { perToolMaxOutputBytes: { run_terminal_command: 300 } },
+    },
+    call: { tool: "run_terminal_command", input: THOUSAND_X },
+  },
 };
 
 let root: string;
@@ -80,6 +98,10 @@ async function runCase(name: string, spec: (typeof CASES)[string]): Promise<unkn
       version_warnings: result.versionWarnings,
     };
     if (spec.readState) answer.state = JSON.parse((await server.client.getToolState()).stateJson) as unknown;
+    if (spec.call) {
+      const called = await server.client.executeTool(spec.call.tool, spec.call.input, { callId: "finalize-contract-call" });
+      answer.call = called.ok ? { ok: true, prompt_text: called.promptText.split(workspace).join("<WORKSPACE>") } : { ok: false, error: called.error };
+    }
     return answer;
   } finally {
     await server.close();

@@ -69,7 +69,8 @@ describe("finalized names, params and descriptions", () => {
         { id: "GrokBuild:kill_task", nameOverride: "kill_command_or_subagent" },
         { id: "GrokBuild:search_replace", paramsNameOverrides: { replace_all: "all", old_string: "find" } },
       ],
-      truncation: { perToolMaxOutputBytes: { run_terminal_command: 1234 }, maxLinesRead: 77 },
+      // Per-tool limits are keyed by the canonical tool name, not the client name (issue 12.5).
+      truncation: { perToolMaxOutputBytes: { run_terminal_cmd: 1234 }, maxLinesRead: 77 },
     });
     if (!out.ok) throw new Error(out.message);
     return out;

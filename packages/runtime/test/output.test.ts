@@ -9,6 +9,8 @@ import {
   TRUNCATION_MARKER,
   TruncationSettings,
   assertToolOutput,
+  describedOutputLimit,
+  resolveOutputLimit,
   chunkUtf8,
   describeTool,
   estimateTokens,
@@ -35,6 +37,52 @@ describe("truncation settings (§8.4)", () => {
     expect(some.maxOutputBytesFor("get_command_or_subagent_output", 40_000)).toBe(5000);
     expect(some.maxOutputBytesFor("constructor", 40_000)).toBe(5000);
     expect(some.maxLinesRead).toBe(10);
+  });
+
+  it("resolves a declared spec: per-tool key > session default > params > built-in, and describes the same number", () => {
+    const spec = { key: "run_terminal_cmd", builtin: 20_000, fromParams: (p: { limit: number | null }) => p.limit, describedBuiltin: 40_000 };
+    const none = new TruncationSettings();
+    expect(none.resolve(spec, { limit: null })).toEqual({ limit: 20_000, source: "builtin" });
+    expect(describedOutputLimit(none, spec, { limit: null })).toBe(40_000);
+    expect(none.resolve(spec, { limit: 700 })).toEqual({ limit: 700, source: "params" });
+    expect(describedOutputLimit(none, spec, { limit: 700 })).toBe(700);
+    const session = new TruncationSettings({ defaultMaxOutputBytes: 5000 });
+    expect(session.resolve(spec, { limit: 700 })).toEqual({ limit: 5000, source: "default" });
+    const perTool = new TruncationSettings({ defaultMaxOutputBytes: 5000, perToolMaxOutputBytes: { run_terminal_cmd: 300, run_terminal_command: 1 } });
+    expect(resolveOutputLimit(perTool, spec, { limit: 700 })).toEqual({ limit: 300, source: "per_tool" });
+    expect(describedOutputLimit(perTool, spec, { limit: 700 })).toBe(300);
+    // Keys are own properties only: an inherited name is no key.
+    expect(new TruncationSettings({}).resolve({ key: "constructor", builtin: 9 }, undefined)).toEqual({ limit: 9, source: "builtin" });
+  });
+
+  it("gives a call the limit its description states, keyed by the canonical name whatever the rename (issue 12.5)", async () => {
+    const limited = defineTool({
+      id: "limited",
+      kind: "other",
+      description: "Output is cut at {max_output_bytes} bytes.",
+      input: Type.Object({}),
+      output: Type.Object({ type: Type.Literal("Limit"), limit: Type.Integer() }),
+      truncation: { key: "limited", builtin: 1234 },
+      async execute(_input, ctx) {
+        return { output: { type: "Limit" as const, limit: ctx.outputLimit }, promptText: String(ctx.outputLimit) };
+      },
+    });
+    const dirs = await tempDirs();
+    try {
+      const registry = ToolRegistry.of([defineNamespace({ name: "Limits", apiVersion: 1, tools: [limited] })]);
+      const cases: [Record<string, number> | undefined, number][] = [[undefined, 1234], [{ limited: 77 }, 77], [{ renamed: 5 }, 1234]];
+      for (const [perTool, expected] of cases) {
+        const session = new Session({ registry, workspace: dirs.workspace, stateDir: dirs.stateDir });
+        const out = await session.finalize({ tools: [{ id: "Limits:limited", nameOverride: "renamed" }], ...(perTool ? { truncation: { perToolMaxOutputBytes: perTool } } : {}) });
+        if (!out.ok) throw new Error(out.message);
+        expect(out.tools[0]!.description).toBe(`Output is cut at ${expected} bytes.`);
+        const call = await session.execute({ toolName: "renamed", inputJson: "{}" });
+        expect(call.ok && call.promptText).toBe(String(expected));
+        await session.close();
+      }
+    } finally {
+      await dirs.cleanup();
+    }
   });
 
   it("keeps head and tail by code points, never splitting a character", () => {

@@ -10,6 +10,7 @@ import { isPlainObject } from "../session/resource-store.js";
 import { firstProblem } from "../validation/validate-value.js";
 import { estimateTokens } from "../output/estimate-tokens.js";
 import { shapeOutput } from "../output/shape-output.js";
+import { fallbackOutputLimitSpec } from "../output/output-limit.js";
 import type { FinalizedTool } from "../finalize/finalize-types.js";
 import type { NameLookup, ToolContext } from "./tool-context.js";
 import type { ExecuteOutcome, ExecuteRequest, ExecutionMetadataInfo, ToolErrorInfo } from "./execute-types.js";
@@ -153,11 +154,13 @@ function createContext(session: Session, tool: FinalizedTool, request: CallReque
     ownParam: (canonical) => tool.paramNames[canonical] ?? canonical,
   };
   const log = session.log.child?.({ tool: tool.fqId, callId: request.callId }) ?? session.log;
+  const params = session.currentParams(tool.definition, tool.params);
   return {
     callId: request.callId,
     cwd: request.workingDirectory ? path.resolve(session.workspace, request.workingDirectory) : session.workspace,
-    params: session.currentParams(tool.definition, tool.params),
+    params,
     contractVersion: tool.contractVersion,
+    outputLimit: session.truncation.resolve(tool.definition.truncation ?? fallbackOutputLimitSpec(tool.definition.id), params).limit,
     outputFormat: request.outputFormat ?? "default",
     signal,
     timeoutMs: request.timeoutMs,

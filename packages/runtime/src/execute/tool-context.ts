@@ -60,6 +60,11 @@ export interface ToolContext<P = unknown> {
   readonly params: P;
   /** Resolved behaviour version (`current`, `legacy-0.4.10`), or "" for unmanaged tools. */
   readonly contractVersion: string;
+  /**
+   * This call's output limit, resolved from the tool's `truncation` spec, the session's truncation
+   * settings and the params (spec §8.4); the number the description states.
+   */
+  readonly outputLimit: number;
   readonly outputFormat: "default" | "concise";
   /** Aborted when the call is cancelled or its deadline passes. */
   readonly signal: AbortSignal;

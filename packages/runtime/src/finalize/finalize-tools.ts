@@ -10,6 +10,7 @@ import { defaultClientName, toolIdError } from "../tool/tool-id.js";
 import { firstProblem } from "../validation/validate-value.js";
 import { isPlainObject, isSafeKey } from "../session/resource-store.js";
 import type { TruncationSettings } from "../output/truncation-settings.js";
+import { describedOutputLimit, fallbackOutputLimitSpec } from "../output/output-limit.js";
 import { parseJsonLikeSerde } from "../validation/serde-json-error.js";
 import { CURRENT_VERSION, DEFAULT_VERSION_CATALOG, resolveContractVersion, type VersionCatalog } from "./behavior-presets.js";
 import type { ConfigViolation, FinalizeInput, FinalizeOutcome, FinalizedTool, VersionWarningInfo } from "./finalize-types.js";
@@ -254,9 +255,9 @@ function provisionalTool(draft: Draft): FinalizedTool {
 
 /**
  * Builds the model-facing description and schema of one tool (spec §2.7, §2.8): raw text
- * (override or built-in), template render (fallback per tool), placeholders keyed by client
- * name; schema renamed, every description rendered, then top-level placeholders and the
- * `maximum` of the property that documents `{max_wait_ms}`.
+ * (override or built-in), template render (fallback per tool), placeholders (`{max_output_bytes}`
+ * is the tool's resolved output limit, as its calls get it); schema renamed, every description
+ * rendered, then top-level placeholders and the `maximum` of the property that documents `{max_wait_ms}`.
  */
 function buildTool(draft: Draft, toolset: FinalizedToolset, env: FinalizeEnvironment): FinalizedTool {
   const def = draft.registered.definition;
@@ -264,7 +265,8 @@ function buildTool(draft: Draft, toolset: FinalizedToolset, env: FinalizeEnviron
   const canonicalSchema: TSchema = def.inputSchemaFor?.(input) ?? def.input;
   const context = descriptionContext(toolset, env.systemRemindersEnabled, def.templateVariables?.(input) ?? {});
   const placeholders: PlaceholderValues = {
-    maxOutputBytes: env.truncation.maxOutputBytesFor(draft.clientName),
+    // The same resolver as the call's ctx.outputLimit: keyed by the tool's canonical name, not its client name.
+    maxOutputBytes: describedOutputLimit(env.truncation, def.truncation ?? fallbackOutputLimitSpec(def.id), draft.params),
     maxLinesRead: env.truncation.maxLinesRead,
     maxWaitMs: maxWaitBlockMs(),
     maxCharsPerLine: MAX_CHARS_PER_LINE,

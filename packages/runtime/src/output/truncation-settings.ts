@@ -1,7 +1,9 @@
 /**
- * Session truncation settings (proto `TruncationConfig`, spec §8.4): per-tool key,
- * then the session default, then the tool's built-in limit.
+ * Session truncation settings (proto `TruncationConfig`, spec §8.4) and the one resolver of an
+ * output limit: per-tool key, then the session default, then the tool's params, then its built-in
+ * limit. Which key and built-in a tool has is its own declaration (`ToolSpec.truncation`).
  */
+import type { OutputLimitSpec, ResolvedOutputLimit } from "./output-limit.js";
 
 /** Built-in ceiling used where a tool has no limit of its own. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 40_000;
@@ -26,11 +28,23 @@ export class TruncationSettings {
     });
   }
 
-  /** The output limit for a runtime key (`run_terminal_cmd`, `get_command_or_subagent_output`, ...). */
+  /** The limit of a call of a tool declaring `spec`, with these params (see `resolveOutputLimit`). */
+  resolve<P>(spec: OutputLimitSpec<P>, params: P): ResolvedOutputLimit {
+    const perTool = this.config.perToolMaxOutputBytes ?? {};
+    const configured = Object.hasOwn(perTool, spec.key) ? perTool[spec.key] : undefined;
+    if (configured !== undefined) return { limit: configured, source: "per_tool" };
+    if (this.config.defaultMaxOutputBytes !== undefined) return { limit: this.config.defaultMaxOutputBytes, source: "default" };
+    const fromParams = spec.fromParams?.(params);
+    if (fromParams !== undefined && fromParams !== null) return { limit: fromParams, source: "params" };
+    return { limit: spec.builtin, source: "builtin" };
+  }
+
+  /**
+   * The limit for a truncation key with a built-in value: {@link resolve} without params.
+   * Tools read `ctx.outputLimit` instead, which comes from their declared spec.
+   */
   maxOutputBytesFor(key: string, builtin: number = DEFAULT_MAX_OUTPUT_BYTES): number {
-    const perTool = this.config.perToolMaxOutputBytes?.[key];
-    if (perTool !== undefined && Object.hasOwn(this.config.perToolMaxOutputBytes ?? {}, key)) return perTool;
-    return this.config.defaultMaxOutputBytes ?? builtin;
+    return this.resolve({ key, builtin }, undefined).limit;
   }
 
   /** read_file's line window. */

@@ -35,6 +35,8 @@ export interface GoldenArtifacts {
   promptText?: string;
   /** `expected/` file tree (path → content), only when the case has one. */
   files?: Record<string, string>;
+  /** `expected.description.txt`: the called tool's finalized description, when the request sets `expect_description`. */
+  description?: string;
 }
 
 /** Actual and expected artifacts of one case, ready for a deep-equality assertion. */
@@ -90,13 +92,29 @@ export async function runGoldenSuite(
   return cases;
 }
 
+/** One call of a case. */
+interface GoldenCall {
+  tool: string;
+  input: unknown;
+  options?: Record<string, unknown>;
+}
+
+/**
+ * A case's `request.json`. `setup` calls run first and must succeed; each `save` entry names a
+ * placeholder (`TASK` → `<TASK>`) for the value at a dotted path of that call's output, which later
+ * inputs may use and which is written back as the placeholder in the results. `mask` lists
+ * `[regex, replacement]` pairs applied to the results' texts (times, durations).
+ */
 interface GoldenRequest {
   tools: Record<string, unknown>[];
   preset?: string;
   truncation?: Record<string, unknown>;
   system_reminders_enabled?: boolean;
   initial_tool_state?: unknown;
-  call: { tool: string; input: unknown; options?: Record<string, unknown> };
+  setup?: (GoldenCall & { save?: Record<string, string> })[];
+  mask?: [string, string][];
+  expect_description?: boolean;
+  call: GoldenCall;
 }
 
 /** Runs one case and returns its actual and expected artifacts (placeholders substituted). */
@@ -109,8 +127,15 @@ export async function runGoldenCase(goldenCase: GoldenCase, options: GoldenRunOp
   await mkdir(workspace, { recursive: true });
   const inputDir = path.join(goldenCase.dir, "input");
   if (existsSync(inputDir)) await cp(inputDir, workspace, { recursive: true, verbatimSymlinks: true });
-  const fill = (value: unknown): unknown => replaceDeep(value, WORKSPACE_PLACEHOLDER, workspace);
-  const blank = (text: string): string => text.split(workspace).join(WORKSPACE_PLACEHOLDER).split(stateDir).join(STATE_DIR_PLACEHOLDER);
+  const saved = new Map<string, string>();
+  const fill = (value: unknown): unknown => [...saved].reduce((v, [name, text]) => replaceDeep(v, name, text), replaceDeep(value, WORKSPACE_PLACEHOLDER, workspace));
+  const masks = (request.mask ?? []).map(([pattern, replacement]) => [new RegExp(pattern, "g"), replacement] as const);
+  const blank = (text: string): string => {
+    let out = text.split(workspace).join(WORKSPACE_PLACEHOLDER).split(stateDir).join(STATE_DIR_PLACEHOLDER);
+    for (const [name, value] of saved) out = out.split(value).join(name);
+    for (const [pattern, replacement] of masks) out = out.replace(pattern, replacement);
+    return out;
+  };
   const session = new Session({ registry: ToolRegistry.of(options.namespaces), workspace, stateDir });
   try {
     const finalized = await session.finalize({
@@ -121,11 +146,19 @@ export async function runGoldenCase(goldenCase: GoldenCase, options: GoldenRunOp
       ...(request.initial_tool_state === undefined ? {} : { initialToolStateJson: JSON.stringify(fill(request.initial_tool_state)) }),
     });
     if (!finalized.ok) throw new Error(`golden case ${goldenCase.name}: finalize failed: ${finalized.message}`);
-    const outcome = await session.execute({
-      toolName: request.call.tool,
-      inputJson: JSON.stringify(fill(request.call.input)),
-      ...toExecuteOptions(fill(request.call.options ?? {}) as Record<string, unknown>),
-    });
+    // Fixed call ids, so that what is named after them (terminal logs) is the same on every run.
+    const run = (call: GoldenCall, callId: string) =>
+      session.execute({ toolName: call.tool, inputJson: JSON.stringify(fill(call.input)), callId, ...toExecuteOptions(fill(call.options ?? {}) as Record<string, unknown>) });
+    for (const [index, setup] of (request.setup ?? []).entries()) {
+      const done = await run(setup, `golden-setup-${index}`);
+      if (!done.ok) throw new Error(`golden case ${goldenCase.name}: setup call ${index} (${setup.tool}) failed: ${done.error.message}`);
+      for (const [name, dotted] of Object.entries(setup.save ?? {})) {
+        const value = dotted.split(".").reduce<unknown>((at, key) => (isRecord(at) ? at[key] : undefined), JSON.parse(done.outputJson));
+        if (typeof value !== "string" || value === "") throw new Error(`golden case ${goldenCase.name}: setup call ${index} has no string at ${dotted}`);
+        saved.set(`<${name}>`, value);
+      }
+    }
+    const outcome = await run(request.call, "golden-call");
     const actual: GoldenArtifacts = outcome.ok
       ? { result: { ok: true, output: JSON.parse(blank(outcome.outputJson)) as unknown }, promptText: blank(outcome.promptText) }
       : {
@@ -143,6 +176,11 @@ export async function runGoldenCase(goldenCase: GoldenCase, options: GoldenRunOp
         };
     const expectedTree = path.join(goldenCase.dir, "expected");
     if (existsSync(expectedTree)) actual.files = await readTree(workspace);
+    if (request.expect_description === true) {
+      const tool = session.toolset?.byClientName(request.call.tool);
+      if (!tool) throw new Error(`golden case ${goldenCase.name}: no configured tool is called ${request.call.tool}`);
+      actual.description = blank(tool.description);
+    }
     if (update) await writeExpected(goldenCase.dir, actual, workspace);
     return { actual, expected: await readExpected(goldenCase.dir) };
   } finally {
@@ -157,6 +195,8 @@ async function readExpected(dir: string): Promise<GoldenArtifacts> {
   if (existsSync(promptFile)) expected.promptText = await readFile(promptFile, "utf8");
   const tree = path.join(dir, "expected");
   if (existsSync(tree)) expected.files = await readTree(tree);
+  const descriptionFile = path.join(dir, "expected.description.txt");
+  if (existsSync(descriptionFile)) expected.description = await readFile(descriptionFile, "utf8");
   return expected;
 }
 
@@ -165,6 +205,9 @@ async function writeExpected(dir: string, actual: GoldenArtifacts, workspace: st
   const promptFile = path.join(dir, "expected.prompt.txt");
   if (actual.promptText === undefined) await rm(promptFile, { force: true });
   else await writeFile(promptFile, actual.promptText);
+  const descriptionFile = path.join(dir, "expected.description.txt");
+  if (actual.description === undefined) await rm(descriptionFile, { force: true });
+  else await writeFile(descriptionFile, actual.description);
   if (actual.files !== undefined) {
     const tree = path.join(dir, "expected");
     await rm(tree, { recursive: true, force: true });
@@ -197,6 +240,10 @@ export async function readTree(root: string): Promise<Record<string, string>> {
   }
   await walk(root, "");
   return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
 }
 
 function replaceDeep(value: unknown, placeholder: string, replacement: string): unknown {

@@ -8,6 +8,7 @@ import type { ToolKind } from "./tool-kind.js";
 import type { ToolContext } from "../execute/tool-context.js";
 import type { ResourceKey } from "../session/resource-store.js";
 import type { ReminderDefinition } from "../reminders/reminder.js";
+import type { OutputLimitSpec } from "../output/output-limit.js";
 
 const TOOL_BRAND = Symbol.for("@grok-tools/runtime.ToolDefinition");
 
@@ -96,6 +97,13 @@ export interface ToolSpec<I extends TSchema, O extends TSchema, P> {
   output: O;
   outputFields?: Record<string, OutputFieldInfo>;
   params?: ToolParamsSpec<P>;
+  /**
+   * The tool's output limit: its `per_tool_max_output_bytes` key (the canonical tool name) and
+   * built-in value (spec §8.4). The call gets the resolved limit as `ctx.outputLimit`, and the
+   * description's `{max_output_bytes}` shows the same number. Tools without one are keyed by id
+   * with the 40 000 default.
+   */
+  truncation?: OutputLimitSpec<P>;
   /** Overrides the read-only default of the kind. */
   readOnly?: boolean;
   /** Behaviour versions this tool supports; present only on managed tools. */

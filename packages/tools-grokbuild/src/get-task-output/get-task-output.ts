@@ -6,7 +6,7 @@ import { CURRENT_VERSION, LEGACY_0_4_10, defineTool, lenientOptionalInteger, len
 import { taskOutputDescription } from "./description.js";
 import { taskOutputRequirement } from "./requirements.js";
 import { TaskOutputInput, TaskOutputOutput } from "./schema.js";
-import { getTaskOutput } from "./task-output-core.js";
+import { taskOutputLimit, getTaskOutput } from "./task-output-core.js";
 
 /** Accepts the singular `task_id` alias and bare ids (spec §4.0). */
 export function normalizeTaskOutputInput(raw: Record<string, unknown>): Record<string, unknown> {
@@ -36,6 +36,7 @@ export const getTaskOutputTool = defineTool({
   input: TaskOutputInput,
   output: TaskOutputOutput,
   outputFields: TASK_OUTPUT_FIELDS,
+  truncation: taskOutputLimit("get_task_output"),
   contractVersions: [CURRENT_VERSION, LEGACY_0_4_10],
   capabilities: { supportsCancellation: true },
   requires: ({ toolset }) => taskOutputRequirement(toolset),

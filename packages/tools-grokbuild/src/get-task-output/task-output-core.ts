@@ -4,7 +4,7 @@
  * multi-id resolution, blocking waits with the per-call cap, not-found texts, and the
  * prompt formats (spec §4.7, §13.4, §13.18).
  */
-import { ErrorCode, LEGACY_0_4_10, MAX_WAIT_BLOCK_MS, ToolError, taskManagerService, truncateUtf8, type TaskManager, type TaskSnapshot, type ToolContext, type ToolResult, type WaitOutcome } from "@grok-tools/runtime";
+import { ErrorCode, LEGACY_0_4_10, MAX_WAIT_BLOCK_MS, ToolError, taskManagerService, truncateUtf8, type OutputLimitSpec, type TaskManager, type TaskSnapshot, type ToolContext, type ToolResult, type WaitOutcome } from "@grok-tools/runtime";
 import { formatWaitedDuration, softWrapLines } from "../shell/index.js";
 import type { MultiTaskOutputResult, TaskOutputOutput, TaskOutputResult } from "./schema.js";
 
@@ -16,10 +16,14 @@ export const MAX_MULTI_WAIT_IDS = 20;
 export const DEFAULT_TASK_OUTPUT_BYTES = 40_000;
 /** Preview kept when a task's output is over budget. */
 export const PREVIEW_BYTES = 2_000;
-/** Truncation key of get_task_output / get_terminal_command_output. */
-export const TASK_OUTPUT_TRUNCATION_KEY = "get_command_or_subagent_output";
-/** Truncation key of wait_tasks. */
-export const WAIT_TASKS_TRUNCATION_KEY = "wait_commands_or_subagents";
+
+/**
+ * The output limit of a task-output tool (spec §8.4): keyed by the tool's own canonical name
+ * (`get_task_output`, `get_terminal_command_output`, `wait_tasks`), whatever the host renames it to.
+ */
+export function taskOutputLimit(toolId: string): OutputLimitSpec {
+  return { key: toolId, builtin: DEFAULT_TASK_OUTPUT_BYTES };
+}
 
 /** Why a still-running task is still running, for its hint. */
 export type WaitHint = { kind: "not_requested" } | { kind: "elapsed"; requestedMs: number; waitedMs: number } | { kind: "returned_early" };
@@ -137,11 +141,11 @@ interface Env {
   maxOutputBytes: number;
 }
 
-function envOf(ctx: ToolContext<unknown>, truncationKey: string): Env {
+function envOf(ctx: ToolContext<unknown>): Env {
   return {
     manager: ctx.session.service(taskManagerService),
     readTool: ctx.names.tool("read") ?? "",
-    maxOutputBytes: ctx.session.truncation.maxOutputBytesFor(truncationKey, DEFAULT_TASK_OUTPUT_BYTES),
+    maxOutputBytes: ctx.outputLimit,
   };
 }
 
@@ -186,7 +190,7 @@ function checkCount(ids: readonly string[], emptyMessage: string): void {
 export async function getTaskOutput(input: { task_ids?: string[]; timeout_ms?: number }, ctx: ToolContext<unknown>): Promise<ToolResult<TaskOutputOutput>> {
   const ids = resolveTaskIds(input.task_ids ?? []);
   checkCount(ids, "Provide a non-empty task_ids list.");
-  const env = envOf(ctx, TASK_OUTPUT_TRUNCATION_KEY);
+  const env = envOf(ctx);
   const waits = input.timeout_ms !== undefined && input.timeout_ms > 0;
   const requestedMs = input.timeout_ms !== undefined ? input.timeout_ms : DEFAULT_WAIT_TIMEOUT_MS;
   const waitMs = Math.min(requestedMs, maxWaitBlockMs());
@@ -211,7 +215,7 @@ export async function getTaskOutput(input: { task_ids?: string[]; timeout_ms?: n
 /** `wait_tasks`: wait_all (absent or 0 timeout → 30 s) or wait_any (0 → no wait). */
 export async function waitTasks(input: { task_ids: string[]; mode: "wait_any" | "wait_all"; timeout_ms?: number }, ctx: ToolContext<unknown>): Promise<ToolResult<TaskOutputOutput>> {
   checkCount(input.task_ids, "task_ids must not be empty.");
-  const env = envOf(ctx, WAIT_TASKS_TRUNCATION_KEY);
+  const env = envOf(ctx);
   const ids = input.task_ids;
   const requestedMs = input.mode === "wait_all" ? (input.timeout_ms !== undefined && input.timeout_ms > 0 ? input.timeout_ms : DEFAULT_WAIT_TIMEOUT_MS) : (input.timeout_ms ?? DEFAULT_WAIT_TIMEOUT_MS);
   const waitMs = Math.min(requestedMs, maxWaitBlockMs());

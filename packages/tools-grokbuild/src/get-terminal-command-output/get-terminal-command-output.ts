@@ -5,7 +5,7 @@ import { defineTool } from "@grok-tools/runtime";
 import { TASK_OUTPUT_FIELDS, normalizeTaskOutputInput } from "../get-task-output/get-task-output.js";
 import { genericRequirement } from "../get-task-output/requirements.js";
 import { TaskOutputInput, TaskOutputOutput } from "../get-task-output/schema.js";
-import { getTaskOutput } from "../get-task-output/task-output-core.js";
+import { taskOutputLimit, getTaskOutput } from "../get-task-output/task-output-core.js";
 import { GET_TERMINAL_COMMAND_OUTPUT_DESCRIPTION } from "./description.js";
 
 /** `GrokBuild:get_terminal_command_output`. */
@@ -18,6 +18,7 @@ export const getTerminalCommandOutputTool = defineTool({
   input: TaskOutputInput,
   output: TaskOutputOutput,
   outputFields: TASK_OUTPUT_FIELDS,
+  truncation: taskOutputLimit("get_terminal_command_output"),
   capabilities: { supportsCancellation: true },
   requires: ({ toolset }) => genericRequirement(toolset, false),
   normalizeInput: normalizeTaskOutputInput,

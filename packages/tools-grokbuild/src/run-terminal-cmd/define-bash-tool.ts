@@ -4,7 +4,7 @@
  */
 import { CURRENT_VERSION, LEGACY_0_4_10, Type, defineTool, type DescribeInput, type RequirementFailure, type TSchema, lenientBool, lenientOptionalInteger, normalizeKey } from "@grok-tools/runtime";
 import { BASH_DESCRIPTION_BACKGROUND_DISABLED, BASH_DESCRIPTION_BACKGROUND_ENABLED, COMMAND_PROPERTY_DESCRIPTION, DESCRIPTION_PROPERTY_DESCRIPTION, IS_BACKGROUND_PROPERTY_DESCRIPTION } from "./description.js";
-import { runTerminalCommand, type BashPreset } from "./execute.js";
+import { BASH_OUTPUT_LIMIT, runTerminalCommand, type BashPreset } from "./execute.js";
 import { BASH_PARAMS_DEFAULTS, BashInput, BashParams, BashToolOutput, SCHEMA_DEFAULT_TIMEOUT_MS } from "./schema.js";
 import { autoBackgroundEnabled, effectiveDefaultTimeoutMs, effectiveMaxTimeoutMs, maxTimeoutConfigured } from "./timeouts.js";
 
@@ -72,6 +72,7 @@ export function defineBashTool(preset: BashPreset) {
       task_id: { description: "Background task id (background starts)." },
     },
     params: { resourceId: BASH_PARAMS_RESOURCE_ID, schema: BashParams, defaults: BASH_PARAMS_DEFAULTS, ignoreUnknownFields: true, check: checkBashParams },
+    truncation: BASH_OUTPUT_LIMIT,
     ...(preset === "default" ? { contractVersions: [CURRENT_VERSION, LEGACY_0_4_10] } : {}),
     capabilities: { supportsBackground: (p: BashParams) => p.enabled_background, supportsCancellation: true, supportsTimeout: true },
     templateVariables: ({ params }: DescribeInput<BashParams>) => ({

@@ -15,6 +15,7 @@ import {
   taskManagerService,
   type ProcessTask,
   type TaskResult,
+  type OutputLimitSpec,
   type ToolContext,
   type ToolNotification,
   type ToolResult,
@@ -26,8 +27,19 @@ import { autoBackgroundEnabled, foregroundBlockBudgetMs, resolveBackgroundTimeou
 
 /** The bash output budget in characters when neither params nor truncation config set one. */
 export const DEFAULT_OUTPUT_LIMIT_CHARS = 20_000;
-/** The truncation key of both bash presets (spec §8.4). */
-export const BASH_TRUNCATION_KEY = "run_terminal_cmd";
+/** What the reference's bash description states as the limit when none is configured. */
+export const BASH_DESCRIBED_DEFAULT_LIMIT_CHARS = 40_000;
+
+/**
+ * The output limit of both bash presets (spec §8.4): keyed `run_terminal_cmd` whatever the client
+ * name, then the session default, then `output_byte_limit`, then 20 000 characters.
+ */
+export const BASH_OUTPUT_LIMIT: OutputLimitSpec<BashParams> = {
+  key: "run_terminal_cmd",
+  builtin: DEFAULT_OUTPUT_LIMIT_CHARS,
+  fromParams: (params) => params.output_byte_limit,
+  describedBuiltin: BASH_DESCRIBED_DEFAULT_LIMIT_CHARS,
+};
 
 /** Which preset's text is the main prompt. */
 export type BashPreset = "default" | "concise";
@@ -64,7 +76,7 @@ export async function runTerminalCommand(input: BashInput, ctx: ToolContext<Bash
   const command = params.cmd_prefix !== null ? `${params.cmd_prefix} && ${input.command}` : input.command;
   const description = input.description.trim() === "" ? null : input.description;
   const cwd = ctx.cwd;
-  const outputLimitChars = ctx.session.truncation.maxOutputBytesFor(BASH_TRUNCATION_KEY, params.output_byte_limit ?? DEFAULT_OUTPUT_LIMIT_CHARS);
+  const outputLimitChars = ctx.outputLimit;
   const logFile = path.join(ctx.session.sessionDir, "terminal", logFileNameFor(ctx.callId));
   const manager = ctx.session.service(taskManagerService);
   const notify = (n: ToolNotification) => ctx.notify(n);

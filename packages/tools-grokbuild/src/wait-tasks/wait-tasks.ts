@@ -7,7 +7,7 @@ import { waitTasksDescription } from "../get-task-output/description.js";
 import { TASK_OUTPUT_FIELDS } from "../get-task-output/get-task-output.js";
 import { genericRequirement } from "../get-task-output/requirements.js";
 import { TaskOutputOutput, WaitTasksInput } from "../get-task-output/schema.js";
-import { waitTasks } from "../get-task-output/task-output-core.js";
+import { taskOutputLimit, waitTasks } from "../get-task-output/task-output-core.js";
 
 /** `GrokBuild:wait_tasks`. */
 export const waitTasksTool = defineTool({
@@ -21,6 +21,7 @@ export const waitTasksTool = defineTool({
   input: WaitTasksInput,
   output: TaskOutputOutput,
   outputFields: TASK_OUTPUT_FIELDS,
+  truncation: taskOutputLimit("wait_tasks"),
   capabilities: { supportsCancellation: true },
   requires: ({ toolset }) => genericRequirement(toolset, true),
   normalizeInput: (raw) => {
