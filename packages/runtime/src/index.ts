@@ -49,6 +49,7 @@ export { estimateTokens } from "./output/estimate-tokens.js";
 export { shapeOutput, type OutputShape } from "./output/shape-output.js";
 export { TRUNCATION_MARKER, truncateHeadTail, truncateUtf8, type HeadTailResult } from "./text/head-tail.js";
 export { firstProblem, describeJson, type ValueProblem } from "./validation/validate-value.js";
+export { MAX_ARGUMENT_BYTES, rejectNulByte, rejectOversizedArgument } from "./validation/argument-checks.js";
 export {
   BEHAVIOR_PRESETS,
   CURRENT_VERSION,

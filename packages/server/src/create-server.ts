@@ -2,7 +2,7 @@
  * createToolsServer: a grpc-js server for GrokToolsService over one session, with
  * bearer-token auth, listening on TCP or a unix socket, and a graceful shutdown.
  */
-import { Server, ServerCredentials, status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
+import { ServerCredentials, status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
 import { timingSafeEqual, createHash } from "node:crypto";
 import { GrokToolsServiceService } from "@grok-tools/proto";
 import { Session, ToolRegistry, silentLogger, type AgentDefinition, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
@@ -12,6 +12,7 @@ import { createToolsService } from "./grpc/tools-service.js";
 import { grpcError } from "./grpc/unary-handler.js";
 import { dialCallback, type CallbackConnection } from "./grpc/callback-dial.js";
 import { addHealthAndReflection } from "./grpc/health-and-reflection.js";
+import { ToolsGrpcServer } from "./grpc/request-decoding.js";
 
 /** The namespaces every server has. */
 export const BUILTIN_NAMESPACES: readonly NamespaceDefinition[] = [grokBuild, grokBuildConcise, codex];
@@ -84,7 +85,7 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     }
   };
 
-  const server = new Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024, "grpc.max_send_message_length": 64 * 1024 * 1024 });
+  const server = new ToolsGrpcServer({ "grpc.max_receive_message_length": 64 * 1024 * 1024, "grpc.max_send_message_length": 64 * 1024 * 1024 });
   let callback: CallbackConnection | undefined;
   const connectCallback = async (target: Session, address: string, secret: string | undefined) => {
     const dialed = await dialCallback(address, secret, log);

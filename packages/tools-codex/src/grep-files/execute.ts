@@ -3,7 +3,7 @@
  * its outcome (failures become ToolErrors with the reference's texts, decision D1).
  */
 import { stat } from "node:fs/promises";
-import { ErrorCode, ToolError, errnoCode, type ToolContext, type ToolResult, rustIoErrorText } from "@grok-tools/runtime";
+import { ErrorCode, MAX_ARGUMENT_BYTES, ToolError, errnoCode, rejectNulByte, rejectOversizedArgument, type ToolContext, type ToolResult, rustIoErrorText } from "@grok-tools/runtime";
 import { confinedTarget } from "../shared/file-access.js";
 import { joinLikeRust } from "../shared/rust-path.js";
 import { decodeLossy, trimRust } from "../shared/rust-text.js";
@@ -19,6 +19,13 @@ export const MAX_LIMIT_FILES = 2000;
 export async function executeGrepFiles(input: CodexGrepFilesInput, ctx: ToolContext): Promise<ToolResult<CodexGrepFilesOutput>> {
   const pattern = trimRust(input.pattern);
   if (pattern === "") throw ToolError.invalidInput("pattern must not be empty");
+  // ripgrep's command line carries no NUL byte and no argument over 64 KiB (issue 23.6).
+  rejectNulByte(pattern, "pattern", "To match a NUL byte, write \\x00 in the regular expression.");
+  rejectNulByte(input.include, "include");
+  rejectNulByte(input.path, "path");
+  rejectOversizedArgument(pattern, "pattern", MAX_ARGUMENT_BYTES, "Search for a shorter, distinctive part of the text.");
+  rejectOversizedArgument(input.include, "include");
+  rejectOversizedArgument(input.path, "path");
   const requested = input.limit ?? DEFAULT_LIMIT_FILES;
   if (requested === 0) throw ToolError.invalidInput("limit must be greater than zero");
   const limit = Math.min(requested, MAX_LIMIT_FILES);

@@ -2,13 +2,15 @@
  * Confinement helpers shared by the Codex tools, on top of the runtime's file layer (decision D3):
  * where a path would land once created, refused when that is outside the session's roots.
  */
-import { assertInsideRoots, resolveForCreate, type FsScope } from "@grok-tools/runtime";
+import { assertInsideRoots, rejectNulByte, resolveForCreate, type FsScope } from "@grok-tools/runtime";
 
 /**
  * The real path `absPath` resolves to (its nearest existing ancestor's realpath plus the missing
- * components), after checking that it lies inside the roots; PERMISSION_DENIED otherwise.
+ * components), after checking that it lies inside the roots; PERMISSION_DENIED otherwise, and
+ * INVALID_INPUT for a path with a NUL byte (no system call takes one).
  */
 export async function confinedTarget(scope: FsScope, absPath: string): Promise<string> {
+  rejectNulByte(absPath, "path");
   const real = await resolveForCreate(absPath);
   await assertInsideRoots(scope, real, absPath);
   return real;

@@ -6,6 +6,7 @@
 import { realpath, stat } from "node:fs/promises";
 import { ErrorCode, ToolError, assertInsideRoots, errnoCode, resolveModelPath, type ToolContext } from "@grok-tools/runtime";
 import { DEFAULT_MAX_CHARS_PER_LINE, DEFAULT_MAX_OUTPUT_BYTES, finalizeGrep, type GrepFormatConfig } from "./format.js";
+import { checkGrepArguments } from "./input-check.js";
 import { GREP_TIMEOUT_MS, GREP_TIMEOUT_WSL_MS, isWsl, runRipgrep } from "./ripgrep.js";
 import { OUTPUT_MODES, type GrepInput, type GrepOutput, type GrepParams, type OutputMode } from "./schema.js";
 
@@ -76,6 +77,7 @@ function toOutput(run: ReturnType<typeof finalizeGrep>): GrepOutput {
 
 /** Runs `grep`. */
 export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>): Promise<{ output: GrepOutput; promptText: string; truncated?: boolean }> {
+  checkGrepArguments(input, ctx);
   const mode = outputModeOf(input);
   for (const key of ["-A", "-B", "-C", "head_limit"] as const) nonNegative(input[key], key);
   const cwdDisplay = ctx.cwd;

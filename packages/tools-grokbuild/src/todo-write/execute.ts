@@ -1,9 +1,11 @@
 /**
  * The todo list update of `GrokBuild:todo_write` (spec §4.6): duplicate check, merge or replace,
- * and the auto-merge upgrade for partial updates. Pure functions over the state value.
+ * and the auto-merge upgrade for partial updates. Pure functions over the state value; todo maps
+ * have no prototype, so any id string is stored as given.
  */
 import { ErrorCode, ToolError } from "@grok-tools/runtime";
 import type { TodoItem, TodoState, TodoUpdate } from "./schema.js";
+import { copyTodoMap, emptyTodoMap } from "./state.js";
 
 /** Throws INVALID_INPUT with the reference's message when an id appears twice in one request. */
 export function assertUniqueIds(updates: readonly TodoUpdate[]): void {
@@ -44,7 +46,7 @@ export function effectiveMerge(merge: boolean, state: TodoState, updates: readon
 
 /** The new state after applying `updates` (the input state is not modified). */
 export function applyTodoUpdates(state: TodoState, updates: readonly TodoUpdate[], merge: boolean): TodoState {
-  const todos: Record<string, TodoItem> = merge ? structuredClone(state.todos) : {};
+  const todos = merge ? copyTodoMap(state.todos) : emptyTodoMap();
   for (const update of updates) {
     const current = merge && Object.hasOwn(todos, update.id) ? todos[update.id] : undefined;
     if (current) {

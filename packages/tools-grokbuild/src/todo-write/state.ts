@@ -13,11 +13,27 @@ import {
 } from "@grok-tools/runtime";
 import { TODO_STATUSES, type TodoItem, type TodoState } from "./schema.js";
 
+/**
+ * An empty todo map. Todo ids are the model's own strings, so the map has no prototype: an id such
+ * as `__proto__`, `constructor` or `toString` is an ordinary key (a plain object would drop the
+ * first on assignment and report the others as existing todos).
+ */
+export function emptyTodoMap(): Record<string, TodoItem> {
+  return Object.create(null) as Record<string, TodoItem>;
+}
+
+/** A prototype-free copy of a todo map (items cloned), in the same key order. */
+export function copyTodoMap(todos: Readonly<Record<string, TodoItem>>): Record<string, TodoItem> {
+  const out = emptyTodoMap();
+  for (const [id, item] of Object.entries(todos)) out[id] = structuredClone(item);
+  return out;
+}
+
 /** The todo list of a session, shared by every plan-kind todo tool. */
 export const todoStateResource = defineResource<TodoState>({
   id: "grok_build.Todo",
   category: "state",
-  initial: () => ({ todos: {} }),
+  initial: () => ({ todos: emptyTodoMap() }),
   decode: decodeTodoState,
 });
 
@@ -25,7 +41,7 @@ function decodeTodoState(json: unknown): TodoState | undefined {
   if (!isPlainObject(json)) return undefined;
   const todos = json.todos ?? {};
   if (!isPlainObject(todos)) return undefined;
-  const out: TodoState = { todos: {} };
+  const out: TodoState = { todos: emptyTodoMap() };
   for (const [id, raw] of Object.entries(todos)) {
     if (!isPlainObject(raw) || typeof raw.content !== "string") return undefined;
     const status = raw.status;

@@ -110,3 +110,28 @@ test("isTodoNudgeDue reads the runtime's nudge counters", () => {
   resources.set(todoNudgeStateResource, { calls_since_todo_write: 2, calls_since_nudge: 50 });
   expect(isTodoNudgeDue(resources)).toBe(false);
 });
+
+test("stores ids that are Object.prototype names as ordinary todos, across merges and a reload (issue 23.6)", async () => {
+  const ids = ["__proto__", "constructor", "toString", "hasOwnProperty"];
+  const first = await call({ merge: false, todos: ids.map((id) => ({ id, content: `task ${id}` })) });
+  if (!first.ok) throw new Error(first.error.message);
+  expect(first.promptText).toBe(ids.map((id) => `- [pending] ${id}: task ${id}\n`).join(""));
+  // A status-only update of a stored id merges; of an id never stored (`valueOf`) it creates a todo, never reads the prototype.
+  const second = await call({ todos: [{ id: "__proto__", status: "completed" }, { id: "constructor", status: "in_progress" }, { id: "valueOf" }] });
+  if (!second.ok) throw new Error(second.error.message);
+  expect(second.promptText).toBe(
+    "- [completed] __proto__: task __proto__\n- [in_progress] constructor: task constructor\n- [pending] toString: task toString\n- [pending] hasOwnProperty: task hasOwnProperty\n- [pending] valueOf: valueOf\n",
+  );
+  const output = JSON.parse(second.outputJson) as { TodosUpdated: { state: { todos: Record<string, unknown> } } };
+  expect(Object.keys(output.TodosUpdated.state.todos)).toEqual([...ids, "valueOf"]);
+  const state = (await session.snapshotState()) as { state: Record<string, { todos: Record<string, { status: string }> }> };
+  expect(Object.keys(state.state["grok_build.Todo"]!.todos)).toEqual([...ids, "valueOf"]);
+  // A new session on the same state folder loads them back.
+  await session.close();
+  session = new Session({ registry: ToolRegistry.of([ns]), workspace: dir, stateDir: path.join(dir, ".state") });
+  expect((await session.finalize({ tools: [{ id: "GrokBuild:todo_write" }] })).ok).toBe(true);
+  const loaded = session.resources.get(todoStateResource);
+  expect(Object.keys(loaded.todos)).toEqual([...ids, "valueOf"]);
+  expect(Object.getPrototypeOf(loaded.todos)).toBeNull();
+  expect(loaded.todos["__proto__"]).toEqual({ content: "task __proto__", priority: "medium", status: "completed" });
+});

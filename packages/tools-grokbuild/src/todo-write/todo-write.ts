@@ -4,7 +4,7 @@ import { TODO_WRITE_DESCRIPTION } from "./description.js";
 import { applyTodoUpdates, assertUniqueIds, effectiveMerge } from "./execute.js";
 import { summarizeTodoState } from "./format.js";
 import { TodoWriteInput, TodoWriteOutput } from "./schema.js";
-import { todoStateResource } from "./state.js";
+import { copyTodoMap, todoStateResource } from "./state.js";
 
 /** The `todo_write` tool definition. */
 export const todoWrite = defineTool({
@@ -30,7 +30,7 @@ export const todoWrite = defineTool({
     return {
       output: {
         type: "Todo" as const,
-        TodosUpdated: { summary_for_prompt: summary, todos: Object.values(structuredClone(next.todos)), state: structuredClone(next) },
+        TodosUpdated: { summary_for_prompt: summary, todos: Object.values(copyTodoMap(next.todos)), state: { todos: copyTodoMap(next.todos) } },
       },
       promptText: summary,
     };
