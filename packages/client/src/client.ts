@@ -27,6 +27,7 @@ import {
   GetTruncationConfigRequest,
   GrokToolsServiceService,
   ListToolsRequest,
+  MAX_MESSAGE_BYTES,
   ResetCompletionStateRequest,
   ResetToolOptionsRequest,
   SetSystemRemindersRequest,
@@ -86,7 +87,10 @@ export interface ToolsClientOptions {
   tls?: boolean | ToolsClientTls;
   /** Deadline applied to every call that gives none of its own; no deadline when omitted. */
   defaultDeadlineMs?: number;
-  /** Extra grpc-js channel options (e.g. `grpc.max_receive_message_length`). */
+  /**
+   * Extra grpc-js channel options. `grpc.max_receive_message_length` defaults to
+   * {@link MAX_MESSAGE_BYTES} (64 MiB, what the server may send) instead of gRPC's 4 MiB.
+   */
   channelOptions?: Partial<ClientOptions>;
 }
 
@@ -155,7 +159,9 @@ export class ToolsClient {
     this.address = options.address;
     this.authToken = options.authToken;
     this.defaultDeadlineMs = options.defaultDeadlineMs;
-    this.channel = new Client(toGrpcTarget(options.address), channelCredentials(options.tls), options.channelOptions ?? {});
+    // Receive what the server may send: with gRPC's 4 MiB default a large result failed after the tool had run.
+    const channelOptions = { "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, ...options.channelOptions };
+    this.channel = new Client(toGrpcTarget(options.address), channelCredentials(options.tls), channelOptions);
   }
 
   // ---------------------------------------------------------------- convenience

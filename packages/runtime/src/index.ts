@@ -44,6 +44,7 @@ export type { NameLookup, PartialOutput, SessionHandle, ToolContext, ToolNotific
 export type { ExecuteOutcome, ExecuteRequest, ExecutionMetadataInfo, ToolErrorInfo } from "./execute/execute-types.js";
 export { nearestNames } from "./execute/suggest-names.js";
 export { DEFAULT_MAX_LINES_READ, DEFAULT_MAX_OUTPUT_BYTES, TruncationSettings, type TruncationConfigInput } from "./output/truncation-settings.js";
+export { REPLY_TEXT_BUDGET_BYTES } from "./output/reply-budget.js";
 export { describedOutputLimit, fallbackOutputLimitSpec, resolveOutputLimit, type OutputLimitSource, type OutputLimitSpec, type ResolvedOutputLimit } from "./output/output-limit.js";
 export { estimateTokens } from "./output/estimate-tokens.js";
 export { shapeOutput, type OutputShape } from "./output/shape-output.js";

@@ -4,7 +4,7 @@
  */
 import { ServerCredentials, status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
 import { timingSafeEqual, createHash } from "node:crypto";
-import { GrokToolsServiceService } from "@grok-tools/proto";
+import { GrokToolsServiceService, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
 import { Session, ToolRegistry, silentLogger, type AgentDefinition, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
 import { GITIGNORE_POLICY, grokBuild, grokBuildConcise } from "@grok-tools/tools-grokbuild";
 import { codex } from "@grok-tools/tools-codex";
@@ -42,6 +42,11 @@ export interface ToolsServerOptions {
   gitignore?: "off" | "edits" | "all";
   /** An agent definition: its tools become the pending toolset, its prompt feeds the agent RPCs. */
   agent?: AgentDefinition;
+  /**
+   * Largest message sent or received (default {@link MAX_MESSAGE_BYTES}, 64 MiB, which is also the
+   * client's default receive limit). An ExecuteTool result that would not fit answers an error instead.
+   */
+  maxMessageBytes?: number;
 }
 
 /** A running (or ready to run) tools server. */
@@ -85,7 +90,8 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     }
   };
 
-  const server = new ToolsGrpcServer({ "grpc.max_receive_message_length": 64 * 1024 * 1024, "grpc.max_send_message_length": 64 * 1024 * 1024 });
+  const maxMessageBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+  const server = new ToolsGrpcServer({ "grpc.max_receive_message_length": maxMessageBytes, "grpc.max_send_message_length": maxMessageBytes });
   let callback: CallbackConnection | undefined;
   const connectCallback = async (target: Session, address: string, secret: string | undefined) => {
     const dialed = await dialCallback(address, secret, log);
@@ -97,7 +103,7 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     }
     return dialed.status;
   };
-  server.addService(GrokToolsServiceService, createToolsService({ sessionFor: () => session, admit, log, connectCallback }));
+  server.addService(GrokToolsServiceService, createToolsService({ sessionFor: () => session, admit, log, connectCallback, maxMessageBytes }));
   // Standard tooling (grpc_health_probe, grpcurl, Postman) works without our proto file (decision D5).
   const health = addHealthAndReflection(server);
 

@@ -5,6 +5,7 @@
  */
 import { status as GrpcStatus, type Metadata, type ServerWritableStream, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import {
+  MAX_MESSAGE_BYTES,
   StreamDataKind,
   type CallbackStatus,
   type ExecuteToolRequest,
@@ -15,6 +16,7 @@ import { chunkUtf8, describeTool, describeTools, validateStreamChunkSize, violat
 import { categoryName, fromExecuteRequest, fromTruncationConfig, toExecuteResponse, toMetadata, toProtoError, toToolInfo, toViolation } from "./to-proto.js";
 import { grpcError, statusFor, unaryHandler } from "./unary-handler.js";
 import { encodeValidationStatus } from "./status-details.js";
+import { fitResult } from "./oversized-result.js";
 import { createDeprecatedHandlers } from "./deprecated-rpcs.js";
 
 /** What the service needs from its server. */
@@ -26,6 +28,8 @@ export interface ToolsServiceContext {
   log: Logger;
   /** Dials the host's callback service for a finalized session (spec §7.5). */
   connectCallback?(session: Session, address: string, secret: string | undefined): Promise<CallbackStatus>;
+  /** The server's message size limit (default MAX_MESSAGE_BYTES): larger ExecuteTool results answer an error. */
+  maxMessageBytes?: number;
 }
 
 /** Builds the service implementation. */
@@ -37,7 +41,8 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
       const onCancel = () => controller.abort(new Error("cancelled"));
       call.on("cancelled", onCancel);
       try {
-        return toExecuteResponse(await session.execute(fromExecuteRequest(req, controller.signal)));
+        const outcome = await session.execute(fromExecuteRequest(req, controller.signal));
+        return toExecuteResponse(fitResult(outcome, req.toolName, ctx.maxMessageBytes ?? MAX_MESSAGE_BYTES));
       } finally {
         call.off("cancelled", onCancel);
       }

@@ -24,6 +24,7 @@ import { confinedTarget } from "../shared/file-access.js";
 import { joinLikeRust } from "../shared/rust-path.js";
 import { decodeLossy } from "../shared/rust-text.js";
 import { deriveNewContents } from "./apply.js";
+import { boundFileResults } from "./bounded-results.js";
 import { formatSummary } from "./format.js";
 import { parsePatch, type Hunk } from "./parser.js";
 import type { ApplyPatchFileResult, ApplyPatchInput, ApplyPatchOutput } from "./schema.js";
@@ -212,5 +213,5 @@ export async function executeApplyPatch(input: ApplyPatchInput, ctx: ToolContext
   }
   const files = await withLocks(ctx, await lockKeys(ctx, parsed.hunks), async () => writeChanges(ctx, await computeChanges(ctx, parsed.hunks)));
   const summary = formatSummary(files);
-  return { output: { type: "ApplyPatch", Success: { files, tool_output_for_prompt: summary } }, promptText: summary };
+  return { output: { type: "ApplyPatch", Success: { files: boundFileResults(files), tool_output_for_prompt: summary } }, promptText: summary };
 }

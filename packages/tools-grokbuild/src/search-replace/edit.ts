@@ -43,23 +43,51 @@ function splitInclusive(text: string): string[] {
   return out;
 }
 
-function countNewlines(text: string): number {
+/** Newlines in `text[from, to)`. */
+function countNewlines(text: string, from: number, to: number): number {
   let n = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) n++;
   return n;
 }
 
-/** The details of each replacement, computed on the new text. */
-export function buildEditDetails(newText: string, oldString: string, newString: string, starts: readonly number[]): EditDetail[] {
+/**
+ * The 0-based line of each start (ascending), counted in one pass over the text: counting from the
+ * beginning for every start made `replace_all` quadratic in the number of matches.
+ */
+export function lineIndexesOf(text: string, starts: readonly number[]): number[] {
+  const out: number[] = [];
+  let line = 0;
+  let at = 0;
+  for (const start of starts) {
+    line += countNewlines(text, at, start);
+    at = start;
+    out.push(line);
+  }
+  return out;
+}
+
+/** The UTF-8 size of a detail's strings (what it adds to a reply). */
+export function editDetailBytes(detail: EditDetail): number {
+  return [detail.old_string, detail.new_string, detail.context_before, detail.context_after, detail.line_prefix].reduce((sum, text) => sum + Buffer.byteLength(text, "utf8"), 0);
+}
+
+/**
+ * The details of each replacement, computed on the new text. With `maxBytes`, stops before the
+ * detail that would take the details' strings past it (the caller sees fewer details than starts).
+ */
+export function buildEditDetails(newText: string, oldString: string, newString: string, starts: readonly number[], options: { maxBytes?: number } = {}): EditDetail[] {
   const lines = splitInclusive(newText);
   const insertedLines = Math.max(splitInclusive(newString).length, 1);
-  return starts.map((start) => {
-    const startLine = countNewlines(newText.slice(0, start));
+  const lineIndexes = lineIndexesOf(newText, starts);
+  const details: EditDetail[] = [];
+  let bytes = 0;
+  for (const [i, start] of starts.entries()) {
+    const startLine = lineIndexes[i]!;
     const endLine = startLine + insertedLines - 1;
     const snippetStart = Math.max(startLine - CONTEXT_LINES, 0);
     const snippetEnd = Math.min(endLine + CONTEXT_LINES, Math.max(lines.length - 1, 0));
     const lineStart = newText.lastIndexOf("\n", start - 1) + 1;
-    return {
+    const detail: EditDetail = {
       old_string: oldString,
       old_line: startLine + 1,
       new_string: newString,
@@ -68,5 +96,11 @@ export function buildEditDetails(newText: string, oldString: string, newString: 
       context_after: endLine < snippetEnd ? lines.slice(endLine + 1, snippetEnd + 1).join("") : "",
       line_prefix: start === 0 ? "" : newText.slice(lineStart, start),
     };
-  });
+    if (options.maxBytes !== undefined) {
+      bytes += editDetailBytes(detail);
+      if (bytes > options.maxBytes) break;
+    }
+    details.push(detail);
+  }
+  return details;
 }

@@ -23,7 +23,8 @@ import {
 import { GITIGNORE_POLICY, isGitignored } from "../read-file/gitignore.js";
 import { displayJoin, resolveUnicodeFileName } from "../read-file/paths.js";
 import { findNormalizedMatches, matchIndices } from "./confusables.js";
-import { buildEditDetails, replaceSpans } from "./edit.js";
+import { creationEcho, replacementEcho, type EditEcho } from "./bounded-echo.js";
+import { replaceSpans } from "./edit.js";
 import { createdTexts, updatedTexts } from "./format.js";
 import { confusableHint, nearestMatchHint } from "./hints.js";
 import type { SearchReplaceInput, SearchReplaceOutput, SearchReplaceParams } from "./schema.js";
@@ -172,6 +173,13 @@ async function write(call: Call, content: string, verb: "create" | "write"): Pro
   }
 }
 
+/** An `EditsApplied` in the reference's key order, with the (bounded) echo of the edit. */
+function withEcho(echo: EditEcho, rest: Pick<SearchReplaceOutput["EditsApplied"], "tool_output_for_prompt" | "tool_output_for_prompt_concise" | "absolute_path" | "unicode_normalized">): SearchReplaceOutput["EditsApplied"] {
+  const { old_string, new_string, edits, ...summary } = echo;
+  const { unicode_normalized, ...texts } = rest;
+  return { old_string, new_string, ...texts, edits, ...(unicode_normalized ? { unicode_normalized } : {}), ...summary };
+}
+
 function result(call: Call, applied: SearchReplaceOutput["EditsApplied"], texts: { full: string; concise: string }): Result {
   if (call.variant === "concise") {
     // The concise twin shows the short text and drops the separate concise field.
@@ -208,16 +216,7 @@ async function createFile(call: Call): Promise<Result> {
   const texts = createdTexts(input.file_path);
   return result(
     call,
-    {
-      old_string: input.old_string,
-      new_string: input.new_string,
-      tool_output_for_prompt: texts.full,
-      tool_output_for_prompt_concise: texts.concise,
-      absolute_path: realPath,
-      edits: {
-        details: [{ old_string: "", old_line: 1, new_string: input.new_string, new_line: 1, context_before: "", context_after: "", line_prefix: "" }],
-      },
-    },
+    withEcho(creationEcho(input.new_string), { tool_output_for_prompt: texts.full, tool_output_for_prompt_concise: texts.concise, absolute_path: realPath }),
     texts,
   );
 }
@@ -278,15 +277,12 @@ async function replaceInFile(call: Call): Promise<Result> {
   const texts = updatedTexts(input.file_path, replaced.starts.length);
   return result(
     call,
-    {
-      old_string: input.old_string,
-      new_string: input.new_string,
+    withEcho(replacementEcho(replaced.text, input.old_string, input.new_string, replaced.starts), {
       tool_output_for_prompt: texts.full,
       tool_output_for_prompt_concise: texts.concise,
       absolute_path: realPath,
-      edits: { details: buildEditDetails(replaced.text, input.old_string, input.new_string, replaced.starts) },
       ...(normalized ? { unicode_normalized: true } : {}),
-    },
+    }),
     texts,
   );
 }

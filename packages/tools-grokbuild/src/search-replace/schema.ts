@@ -52,8 +52,19 @@ export const SearchReplaceOutput = Type.Object({
     tool_output_for_prompt: Type.String(),
     tool_output_for_prompt_concise: Type.Optional(Type.String()),
     absolute_path: Type.String(),
-    edits: Type.Object({ details: Type.Array(EditDetail) }),
+    edits: Type.Object({
+      details: Type.Array(EditDetail),
+      omitted: Type.Optional(Type.Integer({ description: "Replacements not listed in `details` (with `content_omitted`)." })),
+    }),
     unicode_normalized: Type.Optional(Type.Boolean()),
+    content_omitted: Type.Optional(
+      Type.Literal(true, {
+        description: "The edit's strings were left out to keep the reply under 1 MiB of echoed text: `old_string`, `new_string` and the details' strings are empty, the details keep their line numbers.",
+      }),
+    ),
+    old_string_bytes: Type.Optional(Type.Integer({ description: "Size of the replaced string, in bytes (with `content_omitted`)." })),
+    new_string_bytes: Type.Optional(Type.Integer({ description: "Size of the new string, in bytes (with `content_omitted`)." })),
+    replacements: Type.Optional(Type.Integer({ description: "How many occurrences were replaced (with `content_omitted`)." })),
   }),
 });
 export type SearchReplaceOutput = Static<typeof SearchReplaceOutput>;
