@@ -1,11 +1,11 @@
 /**
  * Tool state and resources (spec §5): GetToolState shape, waiting for running calls, the
- * state file (atomic, versioned, debounced, flushed at close), resuming a session, and the
+ * state file (atomic, versioned, durable before a call answers, group-committed), resuming a session, and the
  * merge rules of initial_tool_state_json.
  */
-import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { STATE_FILE_NAME, STATE_SCHEMA_VERSION, defineResource, type Session } from "../src/index.js";
+import { ErrorCode, STATE_FILE_NAME, STATE_SCHEMA_VERSION, StatePersister, defineResource, silentLogger, type Session } from "../src/index.js";
 import { BASH_BUNDLE, makeSession, tempDirs } from "./fixtures.js";
 
 let dirs: Awaited<ReturnType<typeof tempDirs>>;
@@ -57,14 +57,27 @@ describe("persistence", () => {
     expect(await readdir(path.join(dirs.stateDir, "abc"))).toEqual([STATE_FILE_NAME]);
   });
 
-  it("debounces writes and flushes the pending one at close", async () => {
+  it("has a call's state change on disk when the call answers (issue 23.1)", async () => {
     const s = open();
     await s.finalize({ tools: [{ id: "GrokBuild:counter" }] });
     await s.execute({ toolName: "counter", inputJson: "{}" });
+    expect(await stateFile()).toEqual({ schema_version: STATE_SCHEMA_VERSION, state: { "test.Counter": { count: 1 } } });
     await s.execute({ toolName: "counter", inputJson: "{}" });
-    expect(await stateFile()).toEqual({ schema_version: STATE_SCHEMA_VERSION });
-    await s.close();
     expect(await stateFile()).toEqual({ schema_version: STATE_SCHEMA_VERSION, state: { "test.Counter": { count: 2 } } });
+  });
+
+  it("has every concurrent call's change on disk when it answers", async () => {
+    const s = open();
+    await s.finalize({ tools: [{ id: "GrokBuild:counter" }] });
+    const seen = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const r = await s.execute({ toolName: "counter", inputJson: JSON.stringify({ delay_ms: i % 5 }) });
+        const mine = Number(r.ok && r.promptText.replace("count ", ""));
+        const onDisk = ((await stateFile()).state as { "test.Counter": { count: number } })["test.Counter"].count;
+        return onDisk >= mine;
+      }),
+    );
+    expect(seen.every(Boolean)).toBe(true);
   });
 
   it("resumes a session restarted on the same state dir", async () => {
@@ -99,13 +112,36 @@ describe("persistence", () => {
     expect((await s.snapshotState()).state).toEqual({ "test.Counter": { count: 7 }, "unknown.Thing": { a: 1 } });
   });
 
-  it("keeps working when the state dir cannot be written", async () => {
+  it("answers EXECUTION_FAILED when a call's state cannot be written, keeping the change in memory (issue 22.2)", async () => {
     await writeFile(path.join(dirs.workspace, "blocker"), "a file where the state dir should be");
-    const s = makeSession({ workspace: dirs.workspace, stateDir: path.join(dirs.workspace, "blocker") }, { id: "s1" });
+    const stateDir = path.join(dirs.workspace, "blocker");
+    const s = makeSession({ workspace: dirs.workspace, stateDir }, { id: "s1" });
     sessions.push(s);
     expect((await s.finalize({ tools: [{ id: "GrokBuild:counter" }] })).ok).toBe(true);
-    expect((await s.execute({ toolName: "counter", inputJson: "{}" })).ok).toBe(true);
+    const r = await s.execute({ toolName: "counter", inputJson: "{}" });
+    if (r.ok) throw new Error("expected the state write to fail");
+    const file = path.join(stateDir, "s1", STATE_FILE_NAME);
+    expect(r.error).toMatchObject({ code: ErrorCode.EXECUTION_FAILED, retryable: false });
+    const [, reason] = /^counter ran, but the session state could not be saved to .*?: (.*?)\. What/.exec(r.error.message) ?? [];
+    expect(r.error.message).toBe(
+      `counter ran, but the session state could not be saved to ${file}: ${reason}. What the call did has taken effect (files it wrote are written, commands it ran have run) and its state change is kept in memory, but it is not on disk, so a restart of the server would lose it. Do not repeat the call.`,
+    );
+    expect(reason).toMatch(/^[A-Za-z ]+ \(os error \d+\)$/);
+    expect(JSON.parse(r.error.detailsJson!)).toEqual({ state_file: file, errno: expect.stringMatching(/^E[A-Z]+$/) });
     expect(await s.snapshotState()).toEqual({ state: { "test.Counter": { count: 1 } } });
+  });
+
+  it("saves pending state again once the folder is writable", async () => {
+    const s = open();
+    await s.finalize({ tools: [{ id: "GrokBuild:counter" }] });
+    const sessionDir = path.join(dirs.stateDir, "s1");
+    await rm(sessionDir, { recursive: true });
+    await writeFile(sessionDir, "in the way");
+    expect((await s.execute({ toolName: "counter", inputJson: "{}" })).ok).toBe(false);
+    await rm(sessionDir);
+    const r = await s.execute({ toolName: "counter", inputJson: "{}" });
+    expect(r.ok && r.promptText).toBe("count 2");
+    expect(await stateFile()).toEqual({ schema_version: STATE_SCHEMA_VERSION, state: { "test.Counter": { count: 2 } } });
   });
 
   it("ignores an unreadable state file", async () => {
@@ -159,5 +195,47 @@ describe("initial_tool_state_json", () => {
   it("treats an empty string as absent", async () => {
     const s = open();
     expect((await s.finalize({ tools: [{ id: "GrokBuild:counter" }], initialToolStateJson: "" })).ok).toBe(true);
+  });
+});
+
+describe("group commit", () => {
+  it("writes once for the first commit and once more for every commit that arrives during it", async () => {
+    let snapshots = 0;
+    let value = 0;
+    const persister = new StatePersister(path.join(dirs.stateDir, "g"), () => {
+      snapshots++;
+      return { state: { "test.Value": { value } } };
+    }, silentLogger);
+    value = 1;
+    persister.markDirty();
+    const first = persister.commit();
+    // 50 changes while the first write is in flight: they share the next write.
+    const rest = Array.from({ length: 50 }, () => {
+      value++;
+      persister.markDirty();
+      return persister.commit();
+    });
+    await Promise.all([first, ...rest]);
+    expect(snapshots).toBe(2);
+    expect(persister.hasPendingChanges).toBe(false);
+    const onDisk = JSON.parse(await readFile(persister.file, "utf8")) as { state: { "test.Value": { value: number } } };
+    expect(onDisk.state["test.Value"].value).toBe(51);
+    // Nothing pending: no write at all.
+    await persister.commit();
+    expect(snapshots).toBe(2);
+  });
+
+  it("rejects every commit that shared a failed write, and writes the changes with the next commit", async () => {
+    const dir = path.join(dirs.stateDir, "f");
+    await mkdir(dirs.stateDir, { recursive: true });
+    await writeFile(dir, "in the way");
+    const persister = new StatePersister(dir, () => ({ state: {} }), silentLogger);
+    persister.markDirty();
+    const results = await Promise.allSettled([persister.commit(), persister.commit()]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(persister.hasPendingChanges).toBe(true);
+    await rm(dir);
+    await persister.commit();
+    expect(persister.hasPendingChanges).toBe(false);
   });
 });

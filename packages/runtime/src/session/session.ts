@@ -10,6 +10,7 @@ import { ResourceStore, defineResource, isPlainObject, isSafeKey, type ResourceK
 import type { ServiceKey } from "./session-service.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { StatePersister } from "./state-persister.js";
+import { withStateWriteFailure } from "./state-write-error.js";
 import { PreFinalizeConfig, PreconditionError } from "./pre-finalize-config.js";
 import { TruncationSettings, type TruncationConfigInput } from "../output/truncation-settings.js";
 import type { SessionHandle, ToolNotification } from "../execute/tool-context.js";
@@ -309,13 +310,41 @@ export class Session implements SessionHandle {
     return outcome;
   }
 
-  /** Runs one tool call. Never throws: failures come back as a ToolError outcome. */
+  /**
+   * Runs one tool call. Never throws: failures come back as a ToolError outcome. A call that changed
+   * state answers only once the change is on disk (issue 23.1); when that write fails, a successful
+   * call answers EXECUTION_FAILED saying its effect happened but its state is not saved (issue 22.2).
+   */
   execute(request: ExecuteRequest): Promise<ExecuteOutcome> {
     const callId = request.callId && request.callId !== "" ? request.callId : uuidV7();
-    const run = runTool(this, { ...request, callId });
+    const run = runTool(this, { ...request, callId }).then((outcome) => this.#durable(outcome, request.toolName));
     this.#active.add(run);
     void run.finally(() => this.#active.delete(run));
     return run;
+  }
+
+  /**
+   * Waits until the state as of the end of a call is on disk. Changes of calls running at the same
+   * time count too (the call may have seen them); their commits share one write.
+   */
+  async #durable(outcome: ExecuteOutcome, toolName: string): Promise<ExecuteOutcome> {
+    const persister = this.#persister;
+    if (!persister?.hasPendingChanges) return outcome;
+    try {
+      await persister.commit();
+      return outcome;
+    } catch (error) {
+      this.log.error({ err: error, file: persister.file, tool: toolName, callId: outcome.callId }, "cannot write tool state");
+      return withStateWriteFailure(outcome, toolName, persister.file, error);
+    }
+  }
+
+  /**
+   * Writes every state change made so far (one group-committed write), for changes made outside
+   * tool calls (SetToolOptions after finalize). Rejects when the write fails.
+   */
+  async commitState(): Promise<void> {
+    await this.#persister?.commit();
   }
 
   /** The effective params of a finalized tool now (SetToolOptions may change them after finalize). */

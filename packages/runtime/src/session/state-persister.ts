@@ -1,7 +1,10 @@
 /**
- * Writes a session's resources to `<sessionDir>/resources_state.json`: debounced
- * (latest snapshot wins), atomic (temp, fsync, rename, folder fsync), and flushed
- * on demand and at close (spec §5.3).
+ * Writes a session's resources to `<sessionDir>/resources_state.json` (spec §5.3): atomic (temp,
+ * fsync, rename, folder fsync) and durable on demand. `commit()` resolves once every change made
+ * before it is on disk; the session awaits it before a call answers (issue 23.1). Commits group:
+ * one write at a time, and every commit that arrives while a write is in flight shares the next
+ * write, which snapshots the state when it starts. Changes nobody commits are written by a
+ * fallback timer.
  */
 import { rm, readFile, stat } from "node:fs/promises";
 import path from "node:path";
@@ -12,7 +15,7 @@ import { replaceFileAtomic } from "../fs/atomic-write.js";
 export const STATE_FILE_NAME = "resources_state.json";
 /** Version of the on-disk layout, stored beside the data. */
 export const STATE_SCHEMA_VERSION = 1;
-/** Debounce of background writes. */
+/** Delay of the fallback write of changes that no call commits. */
 export const STATE_WRITE_DEBOUNCE_MS = 500;
 
 /** Writes snapshots of one session's state. */
@@ -21,8 +24,14 @@ export class StatePersister {
   readonly #snapshot: () => unknown;
   readonly #log: Logger;
   #timer: NodeJS.Timeout | undefined;
-  #dirty = false;
-  #writing: Promise<void> = Promise.resolve();
+  /** Changes seen (markDirty calls) and changes covered by the last completed write. */
+  #changes = 0;
+  #durable = 0;
+  /** The write in flight and the change count its snapshot covers. */
+  #writing: Promise<void> | undefined;
+  #writingCovers = 0;
+  /** The write queued behind the one in flight, shared by every commit that arrives meanwhile. */
+  #next: Promise<void> | undefined;
 
   constructor(dir: string, snapshot: () => unknown, log: Logger) {
     this.file = path.join(dir, STATE_FILE_NAME);
@@ -56,28 +65,63 @@ export class StatePersister {
     }
   }
 
-  /** Schedules a write of the latest snapshot. */
+  /** Records a change; a fallback write follows unless a commit writes it first. */
   markDirty(): void {
-    this.#dirty = true;
+    this.#changes++;
     if (this.#timer) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      void this.flush().catch((error: unknown) => this.#log.error({ err: error }, "tool state write failed"));
+      this.commit().catch((error: unknown) => this.#log.error({ err: error, file: this.file }, "tool state write failed"));
     }, STATE_WRITE_DEBOUNCE_MS);
     this.#timer.unref();
   }
 
-  /** Writes the pending snapshot now (a fresh one), if anything changed. */
-  async flush(force = false): Promise<void> {
+  /** Whether some change is not on disk yet. */
+  get hasPendingChanges(): boolean {
+    return this.#changes > this.#durable;
+  }
+
+  /**
+   * Resolves once every change recorded before this call is on disk; rejects with the write's
+   * error when that write fails (the changes stay pending, so the next commit writes them again).
+   */
+  commit(): Promise<void> {
+    const target = this.#changes;
+    if (target <= this.#durable) return Promise.resolve();
+    if (this.#writing === undefined) return this.#startWrite();
+    // The write in flight took its snapshot before the change: join the next one.
+    if (this.#writingCovers >= target) return this.#writing;
+    this.#next ??= this.#writing
+      .catch(() => undefined)
+      .then(() => {
+        this.#next = undefined;
+        return this.#changes > this.#durable ? this.#startWrite() : undefined;
+      });
+    return this.#next;
+  }
+
+  /** Writes the pending changes now (with `force`, a fresh snapshot even when nothing changed). */
+  flush(force = false): Promise<void> {
+    if (force) this.#changes++;
+    return this.commit();
+  }
+
+  #startWrite(): Promise<void> {
     if (this.#timer) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
     }
-    if (!this.#dirty && !force) return this.#writing;
-    this.#dirty = false;
-    const data = { schema_version: STATE_SCHEMA_VERSION, ...(this.#snapshot() as object) };
-    this.#writing = this.#writing.then(() => writeFileAtomic(this.file, JSON.stringify(data, null, 2) + "\n"));
-    return this.#writing;
+    const covers = this.#changes;
+    const write = (async () => {
+      const data = { schema_version: STATE_SCHEMA_VERSION, ...(this.#snapshot() as object) };
+      await writeFileAtomic(this.file, JSON.stringify(data, null, 2) + "\n");
+      this.#durable = Math.max(this.#durable, covers);
+    })().finally(() => {
+      if (this.#writing === write) this.#writing = undefined;
+    });
+    this.#writing = write;
+    this.#writingCovers = covers;
+    return write;
   }
 }
 

@@ -40,18 +40,30 @@ function handler<Req, Res>(ctx: DeprecatedRpcContext, name: string, fn: (req: Re
   return unaryHandler<Req, Res>(ctx, name, (req, call) => fn(req, ctx.sessionFor(call.metadata)));
 }
 
+/** A successful options change answers once it is on disk; a failed write turns it into `success=false` saying so. */
+async function saved<Res extends { success: boolean; message: string }>(session: Session, result: Res): Promise<Res> {
+  if (!result.success) return result;
+  try {
+    await session.commitState();
+    return result;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ...result, success: false, message: `The options were applied, but the session state could not be saved: ${reason}. They hold until the server restarts.` };
+  }
+}
+
 /** Handlers of every deprecated RPC, for `ToolsServiceContext.deprecated`. */
 export function createDeprecatedHandlers(ctx: DeprecatedRpcContext): Pick<GrokToolsServiceServer, DeprecatedRpc> {
   return {
     enableTool: handler(ctx, "EnableTool", (req, session) => session.enableTool(req.toolName)),
     disableTool: handler(ctx, "DisableTool", (req, session) => session.disableTool(req.toolName)),
-    setToolOptions: handler(ctx, "SetToolOptions", (req, session) => session.setToolOptions(req.toolName, req.optionsJson, req.replace)),
+    setToolOptions: handler(ctx, "SetToolOptions", (req, session) => saved(session, session.setToolOptions(req.toolName, req.optionsJson, req.replace))),
     getToolOptions: handler(ctx, "GetToolOptions", (req, session) => {
       const info = session.getToolOptions(req.toolName, req.includeSchema);
       if (!info) throw grpcError(GrpcStatus.NOT_FOUND, `Tool not found: ${req.toolName}`);
       return info;
     }),
-    resetToolOptions: handler(ctx, "ResetToolOptions", (req, session) => session.resetToolOptions(req.toolName, req.keysToReset)),
+    resetToolOptions: handler(ctx, "ResetToolOptions", (req, session) => saved(session, session.resetToolOptions(req.toolName, req.keysToReset))),
     setToolOverride: handler(ctx, "SetToolOverride", (req, session) => session.setToolOverride(req.toolName, req.toolNameForModel, { ...req.paramNameOverridesForModel })),
     clearToolOverride: handler(ctx, "ClearToolOverride", (req, session) => session.clearToolOverride(req.toolName)),
     setSystemReminders: handler(ctx, "SetSystemReminders", (req, session) => session.setSystemReminders(req.enabled)),
