@@ -225,6 +225,49 @@ describe("group commit", () => {
     expect(snapshots).toBe(2);
   });
 
+  it("joins the queued write when a commit arrives just after the write in flight ended", async () => {
+    let snapshots = 0;
+    let value = 0;
+    const persister = new StatePersister(path.join(dirs.stateDir, "q"), () => {
+      snapshots++;
+      return { state: { v: value } };
+    }, silentLogger);
+    value = 1;
+    persister.markDirty();
+    const first = persister.commit();
+    value = 2;
+    persister.markDirty();
+    const queued = persister.commit();
+    await first;
+    // Here the first write is over and the queued one has not started: a commit must join it, not
+    // start a write of its own beside it (two renames in flight could land out of order).
+    value = 3;
+    persister.markDirty();
+    await Promise.all([queued, persister.commit()]);
+    expect(snapshots).toBe(2);
+    expect((JSON.parse(await readFile(persister.file, "utf8")) as { state: { v: number } }).state.v).toBe(3);
+  });
+
+  it("never lets an older snapshot land last, whatever the timing of commits", async () => {
+    let value = 0;
+    const persister = new StatePersister(path.join(dirs.stateDir, "r"), () => ({ state: { v: value } }), silentLogger);
+    const readValue = async () => (JSON.parse(await readFile(persister.file, "utf8")) as { state: { v: number } }).state.v;
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pauses = [() => Promise.resolve(), () => new Promise((r) => setImmediate(r)), () => new Promise((r) => setTimeout(r, 1))];
+    const committed = await Promise.all(
+      Array.from({ length: 200 }, async () => {
+        await pauses[Math.floor(random() * pauses.length)]!();
+        const mine = ++value;
+        persister.markDirty();
+        await persister.commit();
+        return (await readValue()) >= mine;
+      }),
+    );
+    expect(committed.every(Boolean)).toBe(true);
+    expect(await readValue()).toBe(200);
+  });
+
   it("rejects every commit that shared a failed write, and writes the changes with the next commit", async () => {
     const dir = path.join(dirs.stateDir, "f");
     await mkdir(dirs.stateDir, { recursive: true });

@@ -88,10 +88,12 @@ export class StatePersister {
   commit(): Promise<void> {
     const target = this.#changes;
     if (target <= this.#durable) return Promise.resolve();
+    if (this.#writing !== undefined && this.#writingCovers >= target) return this.#writing;
+    // A queued write snapshots later than now. Never start a second write beside one in flight:
+    // their renames could land out of order and leave the older snapshot on disk.
+    if (this.#next !== undefined) return this.#next;
     if (this.#writing === undefined) return this.#startWrite();
-    // The write in flight took its snapshot before the change: join the next one.
-    if (this.#writingCovers >= target) return this.#writing;
-    this.#next ??= this.#writing
+    this.#next = this.#writing
       .catch(() => undefined)
       .then(() => {
         this.#next = undefined;
