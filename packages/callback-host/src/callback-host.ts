@@ -11,6 +11,7 @@ import {
 } from "@grpc/grpc-js";
 import {
   GrokToolsCallbackServiceService,
+  MAX_MESSAGE_BYTES,
   SubagentResultMsg,
   type DeepPartial,
   type GrokToolsCallbackServiceServer,
@@ -118,7 +119,8 @@ export async function createCallbackHost(options: CallbackHostOptions): Promise<
     }),
   };
 
-  const server = new Server();
+  // The tools server's limit, not gRPC's 4 MiB: a FileWritten notification carries whole file contents.
+  const server = new Server({ "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES });
   server.addService(GrokToolsCallbackServiceService, service);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(listen, options.credentials ?? ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),

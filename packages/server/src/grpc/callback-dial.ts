@@ -4,7 +4,7 @@
  * `authorization: Bearer <client_callback_secret>`. A failed dial never fails the finalize.
  */
 import { credentials, Metadata } from "@grpc/grpc-js";
-import { GrokToolsCallbackServiceClient, type CallbackStatus } from "@grok-tools/proto";
+import { GrokToolsCallbackServiceClient, MAX_MESSAGE_BYTES, type CallbackStatus } from "@grok-tools/proto";
 import type { Logger, ToolNotification } from "@grok-tools/runtime";
 
 /** How long finalize waits for the host's callback endpoint. */
@@ -23,7 +23,7 @@ export interface CallbackConnection {
 /** Dials `address` (`host:port`, optionally `http://host:port`, or `unix:/path`). */
 export async function dialCallback(address: string, secret: string | undefined, log: Logger): Promise<CallbackConnection | { status: CallbackStatus }> {
   const target = address.replace(/^https?:\/\//, "");
-  const client = new GrokToolsCallbackServiceClient(target, credentials.createInsecure());
+  const client = new GrokToolsCallbackServiceClient(target, credentials.createInsecure(), { "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES });
   try {
     await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + CALLBACK_DIAL_TIMEOUT_MS, (error) => (error ? reject(error) : resolve())));
   } catch (error) {
