@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { Client, credentials, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { ErrorCode } from "@grok-tools/proto";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnServer, type SpawnedServer } from "../src/spawn-server.js";
@@ -101,3 +101,66 @@ it("answers a request body that is no protobuf with INVALID_ARGUMENT, unary and 
   const still = await server.client.executeTool("grep", { pattern: "needle" });
   expect(still.ok).toBe(true);
 });
+
+/** The session's state file, wherever under the state folder the server keeps it. */
+async function findStateFile(dir: string): Promise<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name === "resources_state.json") return path.join(entry.parentPath, entry.name);
+  }
+  throw new Error(`no resources_state.json under ${dir}`);
+}
+
+it("refuses prototype names as categories or resource ids of initial_tool_state_json, saying which", async () => {
+  const own = await spawnServer({ workspace, stateDir: path.join(root, "state-initial") });
+  try {
+    // Raw JSON text: a `__proto__` key written in a JS object literal would set the prototype, not a key.
+    const refused = await own.client.finalize({ tools: [{ id: "GrokBuild:todo_write" }], initialToolStateJson: '{"state":{"__proto__":{"todos":{}}}}' });
+    expect(refused.success).toBe(false);
+    expect(refused.message).toContain('initial_tool_state_json.state has a forbidden key "__proto__"');
+  } finally {
+    await own.close();
+  }
+  const second = await spawnServer({ workspace, stateDir: path.join(root, "state-initial") });
+  try {
+    const refused = await second.client.finalize({ tools: [{ id: "GrokBuild:todo_write" }], initialToolStateJson: '{"constructor":{},"state":{}}' });
+    expect(refused.success).toBe(false);
+    expect(refused.message).toContain('initial_tool_state_json has a forbidden key "constructor"');
+  } finally {
+    await second.close();
+  }
+});
+
+it("keeps a todo id __proto__ from initial state through a merge and a restart; prototype keys in params_json and the state file change nothing", async () => {
+  const stateDir = path.join(root, "state-proto");
+  const tools = [{ id: "GrokBuild:todo_write" }, { id: "GrokBuild:read_file", paramsJson: '{"__proto__":{"cursor_rules_on_read":true},"constructor":1}' }];
+  const first = await spawnServer({ workspace, stateDir });
+  let file: string;
+  try {
+    const finalized = await first.client.finalize({ tools, initialToolStateJson: '{"state":{"grok_build.Todo":{"todos":{"__proto__":{"content":"seeded","status":"pending"}}}}}' });
+    expect(finalized.success).toBe(true);
+    const state = JSON.parse((await first.client.getToolState()).stateJson) as { params: Record<string, unknown>; state: Record<string, { todos: Record<string, unknown> }> };
+    expect(state.params["grok_build.ReadFile"]).toEqual({ cursor_rules_on_read: false });
+    expect(state.state["grok_build.Todo"]!.todos).toEqual(JSON.parse('{"__proto__":{"content":"seeded","priority":"medium","status":"pending"}}'));
+    file = await findStateFile(stateDir);
+  } finally {
+    await first.close();
+  }
+  // Prototype names planted in the state file, at the top, category and id levels.
+  const planted = (await readFile(file, "utf8")).replace(/^\{/, '{"__proto__":{"polluted":true},"constructor":{"x":1},').replace('"state": {', '"state": {"__proto__":{"polluted":true},"constructor":{"y":1},');
+  expect(planted).toContain('"constructor":{"y":1}');
+  await writeFile(file, planted);
+  const second = await spawnServer({ workspace, stateDir });
+  try {
+    expect((await second.client.finalize({ tools })).success).toBe(true);
+    const merged = await second.client.executeTool("todo_write", { todos: [{ id: "__proto__", status: "completed" }] });
+    expect(merged.ok && merged.promptText).toBe("- [completed] __proto__: seeded\n");
+    const state = JSON.parse((await second.client.getToolState()).stateJson) as Record<string, unknown>;
+    expect(Object.keys(state)).toEqual(["params", "state"]);
+    expect(Object.keys(state.state as object)).toEqual(["grok_build.Todo"]);
+    const onDisk = JSON.parse(await readFile(file, "utf8")) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(onDisk.state!)).toEqual(["grok_build.Todo"]);
+    expect(Object.hasOwn(onDisk, "constructor")).toBe(false);
+  } finally {
+    await second.close();
+  }
+}, 60_000);

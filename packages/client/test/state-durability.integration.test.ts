@@ -75,3 +75,31 @@ it("answers EXECUTION_FAILED when the state cannot be written, says the edit hap
   expect(Object.keys(onDisk.state["grok_build.FileReadTracker"]!)).toContain(path.join(workspace, "made.txt"));
   expect(Object.keys(onDisk.state["grok_build.Todo"]!.todos as object)).toContain("after");
 });
+
+it("finalizes when the state cannot be written, and says so in the message", async () => {
+  const ownState = path.join(root, "state-blocked");
+  const own = await spawnServer({ workspace: path.join(root, "ws"), stateDir: ownState });
+  const kept = `${ownState}.kept`;
+  try {
+    // The whole state folder, whatever its layout, becomes a file: nothing under it can be written.
+    await rm(kept, { recursive: true, force: true });
+    await mkdir(ownState, { recursive: true });
+    await rename(ownState, kept);
+    await writeFile(ownState, "a file where the state folder was");
+    const finalized = await own.client.finalize({ tools: [{ id: "GrokBuild:todo_write" }], initialToolStateJson: JSON.stringify({ state: { "grok_build.Todo": { todos: { seeded: { content: "seeded", status: "pending" } } } } }) });
+    expect(finalized.success).toBe(true);
+    expect(finalized.message).toMatch(
+      new RegExp(`^Finalized 1 tool\\(s\\); but the session state could not be saved to ${ownState.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/.*resources_state\\.json: [A-Za-z ]+ \\(os error \\d+\\)\\. It holds in memory, and the next tool call saves it again; until then a restart of the server would lose it\\.$`),
+    );
+    // Writable again: the next call saves the seeded state with its own change.
+    await rm(ownState);
+    await rename(kept, ownState);
+    const next = await own.client.executeTool("todo_write", { todos: [{ id: "after", content: "after" }] });
+    expect(next.ok).toBe(true);
+    const onDisk = JSON.parse(await readFile(await findStateFile(ownState), "utf8")) as { state: { "grok_build.Todo": { todos: Record<string, unknown> } } };
+    expect(Object.keys(onDisk.state["grok_build.Todo"].todos)).toEqual(["seeded", "after"]);
+  } finally {
+    await own.close();
+    await rm(kept, { recursive: true, force: true });
+  }
+}, 60_000);

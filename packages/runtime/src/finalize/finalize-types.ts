@@ -79,5 +79,15 @@ export interface FinalizedTool {
 
 /** Outcome of a finalize. */
 export type FinalizeOutcome =
-  | { ok: true; tools: FinalizedTool[]; warnings: VersionWarningInfo[] }
+  | {
+      ok: true;
+      tools: FinalizedTool[];
+      warnings: VersionWarningInfo[];
+      /**
+       * Set when the toolset is finalized but its state (persisted, seeded by `initial_tool_state_json`,
+       * the effective params) could not be written: the file and the OS's reason. The state holds in
+       * memory and the next call that commits state writes it again (issue 22.2).
+       */
+      stateNotSaved?: { file: string; reason: string };
+    }
   | { ok: false; message: string; violations: ConfigViolation[] };

@@ -11,6 +11,7 @@ import type { ServiceKey } from "./session-service.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { StatePersister } from "./state-persister.js";
 import { withStateWriteFailure } from "./state-write-error.js";
+import { rustIoErrorText } from "../fs/io-error-text.js";
 import { PreFinalizeConfig, PreconditionError } from "./pre-finalize-config.js";
 import { TruncationSettings, type TruncationConfigInput } from "../output/truncation-settings.js";
 import type { SessionHandle, ToolNotification } from "../execute/tool-context.js";
@@ -305,8 +306,14 @@ export class Session implements SessionHandle {
     this.#activeReminders = selectReminders(candidates, toolset);
     this.#toolset = toolset;
     this.resources.onChange(() => this.#persister?.markDirty());
-    // An unwritable state dir costs persistence, not the session.
-    await this.#persister.flush(true).catch((error: unknown) => this.log.error({ err: error, dir: this.sessionDir }, "cannot write tool state"));
+    // An unwritable state dir costs persistence, not the session; the caller hears of it (issue 22.2).
+    const persister = this.#persister;
+    try {
+      await persister.flush(true);
+    } catch (error) {
+      this.log.error({ err: error, dir: this.sessionDir }, "cannot write tool state");
+      return { ...outcome, stateNotSaved: { file: persister.file, reason: rustIoErrorText(error) } };
+    }
     return outcome;
   }
 

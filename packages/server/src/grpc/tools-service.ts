@@ -99,7 +99,7 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
       return {
         ...(callbackStatus ? { callbackStatus } : {}),
         success: true,
-        message: `Finalized ${outcome.tools.length} tool(s)`,
+        message: `Finalized ${outcome.tools.length} tool(s)${outcome.stateNotSaved ? stateNotSavedNote(outcome.stateNotSaved) : ""}`,
         tools: describeTools(session).map(toToolInfo),
         versionWarnings: outcome.warnings.map((w) => ({ ...w })),
       };
@@ -159,4 +159,12 @@ function write(call: ServerWritableStream<ExecuteToolRequest, ToolStreamChunk>, 
     if (call.write(chunk)) resolve();
     else call.once("drain", resolve);
   });
+}
+
+/**
+ * What a finalize answer adds when the state could not be written (issue 22.2): the toolset is
+ * finalized either way, so `success` stays true and the message says what was not saved.
+ */
+function stateNotSavedNote({ file, reason }: { file: string; reason: string }): string {
+  return `; but the session state could not be saved to ${file}: ${reason}. It holds in memory, and the next tool call saves it again; until then a restart of the server would lose it.`;
 }
