@@ -55,6 +55,17 @@ describe("truncation settings (§8.4)", () => {
     expect(new TruncationSettings({}).resolve({ key: "constructor", builtin: 9 }, undefined)).toEqual({ limit: 9, source: "builtin" });
   });
 
+  it("lets a spec ignore the truncation config (grep, list_dir) and pick its built-in by behaviour version", () => {
+    const spec = { key: "list_dir", builtin: 10_000, builtinByVersion: { "legacy-0.4.10": 40_000 }, fromParams: (p: { max: number | null }) => p.max, truncationConfig: "ignored" as const };
+    const configured = new TruncationSettings({ defaultMaxOutputBytes: 5, perToolMaxOutputBytes: { list_dir: 7 } });
+    expect(configured.resolve(spec, { max: null })).toEqual({ limit: 10_000, source: "builtin" });
+    expect(configured.resolve(spec, { max: null }, "current")).toEqual({ limit: 10_000, source: "builtin" });
+    expect(resolveOutputLimit(configured, spec, { max: null }, "legacy-0.4.10")).toEqual({ limit: 40_000, source: "builtin" });
+    expect(describedOutputLimit(configured, spec, { max: 120 }, "legacy-0.4.10")).toBe(120);
+    // Version names are own keys only.
+    expect(configured.resolve(spec, { max: null }, "constructor")).toEqual({ limit: 10_000, source: "builtin" });
+  });
+
   it("gives a call the limit its description states, keyed by the canonical name whatever the rename (issue 12.5)", async () => {
     const limited = defineTool({
       id: "limited",

@@ -160,7 +160,7 @@ function createContext(session: Session, tool: FinalizedTool, request: CallReque
     cwd: request.workingDirectory ? path.resolve(session.workspace, request.workingDirectory) : session.workspace,
     params,
     contractVersion: tool.contractVersion,
-    outputLimit: session.truncation.resolve(tool.definition.truncation ?? fallbackOutputLimitSpec(tool.definition.id), params).limit,
+    outputLimit: session.truncation.resolve(tool.definition.truncation ?? fallbackOutputLimitSpec(tool.definition.id), params, tool.contractVersion).limit,
     outputFormat: request.outputFormat ?? "default",
     signal,
     timeoutMs: request.timeoutMs,

@@ -266,7 +266,7 @@ function buildTool(draft: Draft, toolset: FinalizedToolset, env: FinalizeEnviron
   const context = descriptionContext(toolset, env.systemRemindersEnabled, def.templateVariables?.(input) ?? {});
   const placeholders: PlaceholderValues = {
     // The same resolver as the call's ctx.outputLimit: keyed by the tool's canonical name, not its client name.
-    maxOutputBytes: describedOutputLimit(env.truncation, def.truncation ?? fallbackOutputLimitSpec(def.id), draft.params),
+    maxOutputBytes: describedOutputLimit(env.truncation, def.truncation ?? fallbackOutputLimitSpec(def.id), draft.params, draft.contractVersion),
     maxLinesRead: env.truncation.maxLinesRead,
     maxWaitMs: maxWaitBlockMs(),
     maxCharsPerLine: MAX_CHARS_PER_LINE,

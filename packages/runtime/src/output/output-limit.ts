@@ -16,8 +16,16 @@ export interface OutputLimitSpec<P = unknown> {
   key: string;
   /** The limit when nothing configures one (in the unit the tool counts: bytes or characters). */
   builtin: number;
+  /** The built-in limit of a behaviour version where it differs from `builtin` (`{"legacy-0.4.10": 40000}`). */
+  builtinByVersion?: Readonly<Record<string, number>>;
   /** A limit from the tool's own params (bash's `output_byte_limit`), which replaces `builtin`. */
   fromParams?: (params: P) => number | null | undefined;
+  /**
+   * `"ignored"` for a tool whose limit is its own params and built-in only (grep, list_dir: spec §8.4),
+   * so `per_tool_max_output_bytes` and `default_max_output_bytes` do not move it. Declaring the limit
+   * still makes `{max_output_bytes}` in a description (an override's) the number the tool applies.
+   */
+  truncationConfig?: "applies" | "ignored";
   /**
    * What the description states when nothing configures the limit, where that differs from
    * `builtin`. The reference's bash description says 40000 while its default budget is 20 000
@@ -42,15 +50,16 @@ export function fallbackOutputLimitSpec(toolId: string): OutputLimitSpec {
 }
 
 /**
- * The limit of a call: `per_tool_max_output_bytes[key]`, else `default_max_output_bytes`, else the
- * tool's params limit, else its built-in one (spec §8.4 order). The same as `settings.resolve`.
+ * The limit of a call: `per_tool_max_output_bytes[key]`, else `default_max_output_bytes` (both
+ * skipped when the spec ignores the truncation config), else the tool's params limit, else its
+ * built-in one for the call's behaviour version (spec §8.4 order). The same as `settings.resolve`.
  */
-export function resolveOutputLimit<P>(settings: TruncationSettings, spec: OutputLimitSpec<P>, params: P): ResolvedOutputLimit {
-  return settings.resolve(spec, params);
+export function resolveOutputLimit<P>(settings: TruncationSettings, spec: OutputLimitSpec<P>, params: P, contractVersion = ""): ResolvedOutputLimit {
+  return settings.resolve(spec, params, contractVersion);
 }
 
 /** The number a description's `{max_output_bytes}` shows: the resolved limit (see `describedBuiltin`). */
-export function describedOutputLimit<P>(settings: TruncationSettings, spec: OutputLimitSpec<P>, params: P): number {
-  const resolved = resolveOutputLimit(settings, spec, params);
+export function describedOutputLimit<P>(settings: TruncationSettings, spec: OutputLimitSpec<P>, params: P, contractVersion = ""): number {
+  const resolved = resolveOutputLimit(settings, spec, params, contractVersion);
   return resolved.source === "builtin" ? (spec.describedBuiltin ?? resolved.limit) : resolved.limit;
 }

@@ -1,7 +1,7 @@
 /**
  * Session truncation settings (proto `TruncationConfig`, spec §8.4) and the one resolver of an
- * output limit: per-tool key, then the session default, then the tool's params, then its built-in
- * limit. Which key and built-in a tool has is its own declaration (`ToolSpec.truncation`).
+ * output limit: per-tool key, then the session default (unless the tool ignores both), then the
+ * tool's params, then its built-in limit. Which key and built-in a tool has is its own declaration (`ToolSpec.truncation`).
  */
 import type { OutputLimitSpec, ResolvedOutputLimit } from "./output-limit.js";
 
@@ -28,15 +28,18 @@ export class TruncationSettings {
     });
   }
 
-  /** The limit of a call of a tool declaring `spec`, with these params (see `resolveOutputLimit`). */
-  resolve<P>(spec: OutputLimitSpec<P>, params: P): ResolvedOutputLimit {
-    const perTool = this.config.perToolMaxOutputBytes ?? {};
-    const configured = Object.hasOwn(perTool, spec.key) ? perTool[spec.key] : undefined;
-    if (configured !== undefined) return { limit: configured, source: "per_tool" };
-    if (this.config.defaultMaxOutputBytes !== undefined) return { limit: this.config.defaultMaxOutputBytes, source: "default" };
+  /** The limit of a call of a tool declaring `spec`, with these params and behaviour version (see `resolveOutputLimit`). */
+  resolve<P>(spec: OutputLimitSpec<P>, params: P, contractVersion = ""): ResolvedOutputLimit {
+    if (spec.truncationConfig !== "ignored") {
+      const perTool = this.config.perToolMaxOutputBytes ?? {};
+      const configured = Object.hasOwn(perTool, spec.key) ? perTool[spec.key] : undefined;
+      if (configured !== undefined) return { limit: configured, source: "per_tool" };
+      if (this.config.defaultMaxOutputBytes !== undefined) return { limit: this.config.defaultMaxOutputBytes, source: "default" };
+    }
     const fromParams = spec.fromParams?.(params);
     if (fromParams !== undefined && fromParams !== null) return { limit: fromParams, source: "params" };
-    return { limit: spec.builtin, source: "builtin" };
+    const byVersion = spec.builtinByVersion ?? {};
+    return { limit: Object.hasOwn(byVersion, contractVersion) ? byVersion[contractVersion]! : spec.builtin, source: "builtin" };
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import { ErrorCode, ToolError, assertInsideRoots, errnoCode, resolveModelPath, type ToolContext } from "@grok-tools/runtime";
-import { DEFAULT_MAX_CHARS_PER_LINE, DEFAULT_MAX_OUTPUT_BYTES, finalizeGrep, type GrepFormatConfig } from "./format.js";
+import { DEFAULT_MAX_CHARS_PER_LINE, finalizeGrep, type GrepFormatConfig } from "./format.js";
 import { checkGrepArguments } from "./input-check.js";
 import { GREP_TIMEOUT_MS, GREP_TIMEOUT_WSL_MS, isWsl, runRipgrep } from "./ripgrep.js";
 import { OUTPUT_MODES, type GrepInput, type GrepOutput, type GrepParams, type OutputMode } from "./schema.js";
@@ -102,7 +102,8 @@ export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>
     outputMode: mode,
     effectiveHeadLimit: effectiveHeadLimit(input.head_limit, mode),
     maxCharsPerLine: ctx.params.max_chars_per_line ?? DEFAULT_MAX_CHARS_PER_LINE,
-    maxOutputBytes: ctx.params.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    // `max_output_bytes` param, else 40 000: the limit its spec declares (TruncationConfig does not apply).
+    maxOutputBytes: ctx.outputLimit,
     cwdDisplay,
   };
   const timeoutMs = isWsl() ? GREP_TIMEOUT_WSL_MS : GREP_TIMEOUT_MS;

@@ -2,6 +2,7 @@
 import { CURRENT_VERSION, defineTool, coerceKeys, dropNullKeys, lenientBool, lenientInteger } from "@grok-tools/runtime";
 import { GREP_DESCRIPTION } from "./description.js";
 import { executeGrep } from "./execute.js";
+import { DEFAULT_MAX_OUTPUT_BYTES } from "./format.js";
 import { GrepInput, GrepOutput, GrepParams } from "./schema.js";
 
 /** The `grep` tool definition. */
@@ -24,6 +25,8 @@ export const grep = defineTool({
     schema: GrepParams,
     defaults: { max_output_bytes: null, max_chars_per_line: null },
   },
+  // Its own params limit only: TruncationConfig does not move grep (spec §8.4).
+  truncation: { key: "grep", builtin: DEFAULT_MAX_OUTPUT_BYTES, fromParams: (p: GrepParams) => p.max_output_bytes, truncationConfig: "ignored" },
   contractVersions: [CURRENT_VERSION],
   capabilities: { supportsCancellation: true, supportsTimeout: true },
   normalizeInput: (raw) =>

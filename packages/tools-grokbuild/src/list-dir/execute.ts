@@ -6,9 +6,9 @@ import { stat, realpath } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { ErrorCode, LEGACY_0_4_10, ToolError, assertInsideRoots, errnoCode, resolveModelPath, type ToolContext } from "@grok-tools/runtime";
 import { ROOT_TRUNCATION_NOTICE_TEMPLATE } from "./description.js";
-import { DEFAULT_MAX_OUTPUT_CHARS, budgetExpand, buildTree } from "./render.js";
+import { budgetExpand, buildTree } from "./render.js";
 import type { ListDirInput, ListDirOutput, ListDirParams } from "./schema.js";
-import { LEGACY_DEFAULT_MAX_OUTPUT_BYTES, renderLegacy } from "./versions/legacy-0-4-10.js";
+import { renderLegacy } from "./versions/legacy-0-4-10.js";
 
 /** The header path: the cwd joined with the trimmed target, leading `./` removed (Rust `Path::join`). */
 export function displayPathFor(cwd: string, target: string): string {
@@ -40,10 +40,10 @@ export async function executeListDir(input: ListDirInput, ctx: ToolContext<ListD
   await assertInsideRoots(ctx.session, real, displayPath);
   let body: string;
   if (legacy) {
-    body = await renderLegacy(real, ctx.params.max_output_chars ?? LEGACY_DEFAULT_MAX_OUTPUT_BYTES, ctx.signal);
+    body = await renderLegacy(real, ctx.outputLimit, ctx.signal);
   } else {
     const { tree, truncated } = await buildTree(real, true, ctx.signal);
-    body = budgetExpand(tree, ctx.params.max_output_chars ?? DEFAULT_MAX_OUTPUT_CHARS, truncated, rootNotice(ctx));
+    body = budgetExpand(tree, ctx.outputLimit, truncated, rootNotice(ctx));
   }
   if (ctx.signal.aborted) throw new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled");
   const trimmed = body.trimEnd();

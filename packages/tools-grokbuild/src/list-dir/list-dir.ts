@@ -2,6 +2,8 @@
 import { CURRENT_VERSION, LEGACY_0_4_10, defineTool } from "@grok-tools/runtime";
 import { LIST_DIR_DESCRIPTION } from "./description.js";
 import { executeListDir } from "./execute.js";
+import { DEFAULT_MAX_OUTPUT_CHARS } from "./render.js";
+import { LEGACY_DEFAULT_MAX_OUTPUT_BYTES } from "./versions/legacy-0-4-10.js";
 import { ListDirInput, ListDirOutput, ListDirParams } from "./schema.js";
 
 /** The `list_dir` tool definition. */
@@ -14,6 +16,14 @@ export const listDir = defineTool({
   output: ListDirOutput,
   outputFields: { Content: { description: "The rendered listing and the absolute root path" } },
   params: { resourceId: "grok_build.ListDir", schema: ListDirParams, defaults: { max_output_chars: null } },
+  // `max_output_chars` param, else the version's built-in: TruncationConfig does not move list_dir (spec §8.4).
+  truncation: {
+    key: "list_dir",
+    builtin: DEFAULT_MAX_OUTPUT_CHARS,
+    builtinByVersion: { [LEGACY_0_4_10]: LEGACY_DEFAULT_MAX_OUTPUT_BYTES },
+    fromParams: (p: ListDirParams) => p.max_output_chars,
+    truncationConfig: "ignored",
+  },
   contractVersions: [CURRENT_VERSION, LEGACY_0_4_10],
   execute: executeListDir,
 });
