@@ -125,10 +125,12 @@ describe("--auth-token and GROK_TOOLS_AUTH_TOKEN", () => {
     expect(await listToolsStatus(address, TOKEN)).toBe(status.OK);
     const seen = expectHidden(server.child.pid!);
     expect(seen.environ.split("\0")).toContain(`GROK_TOOLS_AUTH_TOKEN=${"*".repeat(TOKEN.length)}`);
-    // What a command run by a tool gets.
-    const output = await runCommand(address, TOKEN, "env; echo END");
+    // What a command run by a tool gets: its environment, and the server's /proc entries if it can see them.
+    const pid = server.child.pid!;
+    const output = await runCommand(address, TOKEN, `echo INHERITED=$(env | grep -c '^GROK_TOOLS_AUTH_TOKEN='); env; cat /proc/${pid}/environ /proc/${pid}/cmdline 2>/dev/null | tr '\\0' '\\n'; echo END`);
     expect(output).toContain("PATH=");
+    expect(output).toContain("END");
     expect(output).not.toContain(TOKEN);
-    expect(output).not.toContain("GROK_TOOLS_AUTH_TOKEN");
+    expect(output).toContain("INHERITED=0");
   });
 });
