@@ -18,6 +18,7 @@ import { AUTH_TOKEN_ENV, readAuthToken, scrubAuthToken } from "./auth-token.js";
 import { describeListenFailure, isLoopbackAddress, parseListenAddress } from "./listen-address.js";
 import { ServerSetupError } from "./state/state-folder.js";
 import { StateFolderInUseError } from "./state/state-folder-lock.js";
+import { watchLauncher } from "./launcher-watch.js";
 
 export { isLoopbackAddress } from "./listen-address.js";
 
@@ -100,6 +101,10 @@ export async function main(argv: string[]): Promise<void> {
   const opts = program.opts<ServerFlags>();
   const log = pino({ level: opts.logLevel, base: { service: "grok-tools-server" } }, pino.destination(2)) as unknown as Logger;
   stopper.log = log;
+  watchLauncher((parent) => {
+    log.warn({ parent }, "the npm process that started this server is gone (npm passes SIGTERM to the shell in between, not to the server); shutting down");
+    stopper.request("SIGTERM");
+  });
   // grpc-js prints its own "E No address added ..." lines; the failure itself is reported below.
   setGrpcLogger({ error: (message?: unknown, ...rest: unknown[]) => log.debug({ grpc: format(message, ...rest) }, "grpc-js") });
 
@@ -205,7 +210,7 @@ class Stopper {
   serving = false;
   requested: NodeJS.Signals | undefined;
   #stopping = false;
-  readonly #onSignal = (signal: NodeJS.Signals) => this.#request(signal);
+  readonly #onSignal = (signal: NodeJS.Signals) => this.request(signal);
 
   constructor() {
     process.on("SIGTERM", this.#onSignal);
@@ -217,7 +222,8 @@ class Stopper {
     process.removeListener("SIGINT", this.#onSignal);
   }
 
-  #request(signal: NodeJS.Signals): void {
+  /** A stop as if by `signal`: from a signal handler, or when the launcher is gone. */
+  request(signal: NodeJS.Signals): void {
     if (this.requested) return;
     this.requested = signal;
     this.log?.info({ signal }, "shutting down");
