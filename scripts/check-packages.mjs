@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // Checks what each package would publish (`npm pack --dry-run`): only what a user needs
-// (dist/, README.md, LICENSE, package.json, and bin/ or proto/ where the package has them),
-// no tests, and every bare import of its built code declared as a dependency.
+// (dist/, the src/ its source maps point at, README.md, LICENSE, package.json, and bin/ or proto/ where
+// the package has them), no tests, every source map pointing at published files, and every bare import
+// of its built code declared as a dependency.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const allowedTop = new Set(["dist", "README.md", "LICENSE", "package.json", "bin", "proto"]);
+const allowedTop = new Set(["dist", "src", "README.md", "LICENSE", "package.json", "bin", "proto"]);
 let problems = 0;
 let checked = 0;
 const failedPackages = new Set();
@@ -24,7 +25,16 @@ for (const name of readdirSync(path.join(root, "packages")).sort()) {
   };
   for (const file of files) {
     if (!allowedTop.has(file.split("/")[0])) report(`publishes ${file}`);
-    if (/\.test\.|\/test\/|tsbuildinfo/.test(file)) report(`publishes test or build-cache file ${file}`);
+    if (/\.test\.|\/test\/|__snapshots__|tsbuildinfo/.test(file)) report(`publishes test or build-cache file ${file}`);
+  }
+  // Stack traces and go-to-definition follow the maps (.js.map, .d.ts.map) to their sources.
+  const published = new Set(files);
+  for (const file of files.filter((f) => f.endsWith(".map"))) {
+    const map = JSON.parse(readFileSync(path.join(dir, file), "utf8"));
+    for (const source of map.sources ?? []) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), map.sourceRoot ?? "", source));
+      if (!published.has(target)) report(`${file} points at ${target}, which is not published`);
+    }
   }
   for (const needed of ["README.md", "LICENSE", "dist/index.js", "dist/index.d.ts"]) {
     if (!files.includes(needed)) report(`does not publish ${needed}`);

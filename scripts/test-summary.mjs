@@ -6,11 +6,14 @@ import { readFileSync } from "node:fs";
 const log = readFileSync(process.argv[2] ?? 0, "utf8").replace(/\x1b\[[0-9;]*m/g, "");
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 let suites = 0;
 for (const match of log.matchAll(/^(?:\S+:\s+)?Tests:\s+(.*)$/gm)) {
   suites++;
   passed += Number(/(\d+) passed/.exec(match[1])?.[1] ?? 0);
   failed += Number(/(\d+) failed/.exec(match[1])?.[1] ?? 0);
+  skipped += Number(/(\d+) skipped/.exec(match[1])?.[1] ?? 0);
 }
 console.log(`(${suites} Jest runs)`);
-console.log(`tests: ${passed} passed, ${failed} failed`);
+// Skips are counted so a run that quietly skipped a suite (a missing Debian tool) shows it.
+console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);

@@ -31,6 +31,10 @@ printf 'first line\n%s\nthird line\n' "$EXPECTED" > "$TMP/ws/hello.txt"
 # run_case NAME LISTEN: start a fresh server (a session is finalized once), run the client, stop it.
 run_case() {
   local name="$1" listen="$2" out="$TMP/$1.out" err="$TMP/$1.err" address="" i
+  # Created before the server starts: the redirections below happen in the background child, which
+  # may not have opened them yet when the loop first reads the file.
+  : >"$out"
+  : >"$err"
   node "$SERVER" --listen "$listen" --workspace "$TMP/ws" --state-dir "$TMP/state-$name" >"$out" 2>"$err" &
   SERVER_PID=$!
   for ((i = 0; i < STARTUP_TIMEOUT_S * 10; i++)); do

@@ -148,7 +148,7 @@ describe("grok-tools", () => {
     server = await statefulServer({ finalizedWith: ["GrokBuild:read_file"] });
     const { code, stdout } = await run(["call", "read_file", '{"target_file":"x"}', "--json", "--address", server.address]);
     expect(code).toBe(EXIT_TOOL_ERROR);
-    expect(JSON.parse(stdout)).toEqual({ ok: false, error: { code: "FILE_NOT_FOUND", message: "File not found: x", suggestion: "Check the path.", retryable: false }, callId: "c" });
+    expect(JSON.parse(stdout)).toEqual({ ok: false, error: { kind: "tool", code: "FILE_NOT_FOUND", message: "File not found: x", suggestion: "Check the path.", retryable: false }, callId: "c" });
   });
 
   it("refuses input that is not a JSON object", async () => {
@@ -159,7 +159,35 @@ describe("grok-tools", () => {
   it("explains a connection failure and exits 2", async () => {
     const { code, stderr } = await run(["list", "--address", "127.0.0.1:1"]);
     expect(code).toBe(EXIT_USAGE);
-    expect(stderr).toMatch(/^grok-tools: Cannot reach a grok-tools server at 127\.0\.0\.1:1 \(.*\)\.\nStart one \(`npm start`/);
+    expect(stderr).toMatch(/^grok-tools: Cannot reach a grok-tools server at 127\.0\.0\.1:1: nothing is listening there \(connection refused\)\.\nStart one with `grok-tools-server --listen 127\.0\.0\.1:1 --workspace DIR` \(package @grok-tools\/server\)/);
+    // A client-only user has no `npm start`; grpc-js's noise is gone.
+    expect(stderr).not.toContain("npm start");
+    expect(stderr).not.toMatch(/Resolution note: \)/);
+    expect(stderr).not.toMatch(/Error: .*Error:/);
+  });
+
+  it("--json reports a connection failure as JSON on stdout", async () => {
+    const { code, stdout, stderr } = await run(["list", "--json", "--address", "127.0.0.1:1"]);
+    expect(code).toBe(EXIT_USAGE);
+    expect(stderr).toBe("");
+    expect(JSON.parse(stdout)).toEqual({ ok: false, error: { kind: "connection", code: "UNAVAILABLE", rpc: "ListTools", message: expect.stringContaining("Cannot reach a grok-tools server at 127.0.0.1:1") } });
+  });
+
+  it("--json reports bad JSON input and usage errors as JSON on stdout", async () => {
+    const bad = await run(["call", "read_file", "{x", "--json"]);
+    expect(bad.code).toBe(EXIT_USAGE);
+    expect(bad.stderr).toBe("");
+    expect(JSON.parse(bad.stdout)).toEqual({ ok: false, error: { kind: "usage", message: expect.stringMatching(/^The input is not valid JSON/) } });
+    const unknown = await run(["list", "--json", "--bogus"]);
+    expect(unknown.code).toBe(EXIT_USAGE);
+    expect(unknown.stderr).toBe("");
+    expect(JSON.parse(unknown.stdout)).toEqual({ ok: false, error: { kind: "usage", message: "unknown option '--bogus'" } });
+  });
+
+  it("--version prints the package version", async () => {
+    const { code, stdout } = await run(["--version"]);
+    expect(code).toBe(EXIT_OK);
+    expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it("finalize --enable resolves bare ids and prints the finalized tools", async () => {

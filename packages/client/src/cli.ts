@@ -1,5 +1,6 @@
 // The `grok-tools` command: list, info, call, state and finalize against a running server.
 // Exit codes: 0 ok, 1 the tool returned an error, 2 usage, connection or protocol error.
+// With --json every outcome is one JSON object on stdout, failures included ({"ok": false, "error": {"kind", ...}}).
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { Command, CommanderError, Option } from "commander";
 import {
@@ -15,6 +16,7 @@ import { DEFAULT_ADDRESS } from "./address.js";
 import { createToolsClient, type CallOptions, type ToolsClient } from "./client.js";
 import { isToolsRpcError, ToolsProtocolError } from "./errors.js";
 import type { ToolCallResult } from "./tool-result.js";
+import { clientVersion } from "./version.js";
 
 /** Exit code: success. */
 export const EXIT_OK = 0;
@@ -43,6 +45,17 @@ interface GlobalOptions {
 
 /** A problem the user can fix: printed without a stack, exit code 2. */
 class UsageError extends Error {}
+
+/** What kind of failure ended the command (the `kind` of a --json failure). */
+type FailureKind = "usage" | "connection" | "rpc" | "protocol" | "internal";
+
+interface Failure {
+  kind: FailureKind;
+  message: string;
+  /** gRPC status name, for connection and rpc failures. */
+  code?: string;
+  rpc?: string;
+}
 
 const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
@@ -109,6 +122,7 @@ function resultJson(result: ToolCallResult): Record<string, unknown> {
   return {
     ok: false,
     error: {
+      kind: "tool",
       code: codeName(error),
       message: error.message,
       ...(error.suggestion === undefined ? {} : { suggestion: error.suggestion }),
@@ -121,26 +135,62 @@ function resultJson(result: ToolCallResult): Record<string, unknown> {
   };
 }
 
-/** Message for a failed RPC, with what to do about it. */
-function rpcFailureMessage(error: unknown, address: string): string {
+/**
+ * Why a channel could not connect, from grpc-js's UNAVAILABLE text ("No connection established.
+ * Last error: Error: connect ECONNREFUSED 127.0.0.1:1. Resolution note: "), in words.
+ */
+function unreachableReason(details: string): string {
+  const reasons: [RegExp, string][] = [
+    [/ECONNREFUSED/, "nothing is listening there (connection refused)"],
+    [/ENOENT/, "no socket file is there"],
+    [/EACCES|EPERM/, "permission denied"],
+    [/ETIMEDOUT|EHOSTUNREACH|ENETUNREACH/, "the host does not answer"],
+    [/ECONNRESET|EPIPE/, "the connection was reset (is it a gRPC server? TLS on one side only?)"],
+    [/Name resolution failed|ENOTFOUND|EAI_AGAIN/, "the host name does not resolve"],
+  ];
+  for (const [pattern, reason] of reasons) if (pattern.test(details)) return reason;
+  return cleanGrpcText(details);
+}
+
+/** grpc-js channel text without its "Error: " prefixes and empty "Resolution note: ". */
+function cleanGrpcText(text: string): string {
+  return text
+    .replace(/\s*Resolution note:\s*$/, "")
+    .replace(/\b(Last error: )Error: /g, "$1")
+    .replace(/^Error: /, "")
+    .replace(/\.+$/, "");
+}
+
+/** The failure for an error thrown while running a command, with what to do about it. */
+function describeFailure(error: unknown, address: string): Failure {
   if (isToolsRpcError(error)) {
+    const base = { code: error.codeName, rpc: error.rpc };
     switch (error.code) {
       case GrpcStatus.UNAVAILABLE:
-        return (
-          `Cannot reach a grok-tools server at ${address} (${error.details}).\n` +
-          `Start one (\`npm start\`, or \`grok-tools-server --listen ${address} --workspace DIR\`), ` +
-          `or point to it with --address or GROK_TOOLS_ADDRESS.`
-        );
+        return {
+          kind: "connection",
+          ...base,
+          message:
+            `Cannot reach a grok-tools server at ${address}: ${unreachableReason(error.details)}.\n` +
+            `Start one with \`grok-tools-server --listen ${address} --workspace DIR\` (package @grok-tools/server), ` +
+            `or point to a running one with --address or GROK_TOOLS_ADDRESS.`,
+        };
       case GrpcStatus.UNAUTHENTICATED:
-        return `The server at ${address} refused the call (UNAUTHENTICATED: ${error.details}). Pass --token or set GROK_TOOLS_AUTH_TOKEN.`;
+        return { kind: "rpc", ...base, message: `The server at ${address} refused the call (UNAUTHENTICATED: ${cleanGrpcText(error.details)}). Pass --token or set GROK_TOOLS_AUTH_TOKEN.` };
       case GrpcStatus.DEADLINE_EXCEEDED:
-        return `${error.rpc} did not finish before its deadline (${error.details}).`;
+        return { kind: "rpc", ...base, message: `${error.rpc} did not finish before its deadline (${cleanGrpcText(error.details)}).` };
       default:
-        return `${error.rpc} failed: ${error.codeName}: ${error.details}`;
+        return { kind: "rpc", ...base, message: `${error.rpc} failed: ${error.codeName}: ${cleanGrpcText(error.details)}` };
     }
   }
-  if (error instanceof ToolsProtocolError || error instanceof UsageError) return error.message;
-  return `Unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+  if (error instanceof UsageError) return { kind: "usage", message: error.message };
+  if (error instanceof ToolsProtocolError) return { kind: "protocol", message: error.message };
+  return { kind: "internal", message: `Unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}` };
+}
+
+/** The `--json` form of a failure that is not a tool's. */
+function failureJson(failure: Failure): Record<string, unknown> {
+  return { ok: false, error: failure };
 }
 
 /**
@@ -151,16 +201,25 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   let exitCode = EXIT_OK;
   let address = io.env.GROK_TOOLS_ADDRESS || DEFAULT_ADDRESS;
   const clients: ToolsClient[] = [];
+  // Known before parsing, so that a parse error is reported as JSON too.
+  const json = argv.includes("--json");
+  let parseError = "";
 
   const program = new Command("grok-tools")
     .description("Talk to a running grok-tools server: list tools, finalize the toolset, call a tool, read the state.")
+    .version(clientVersion, "-V, --version")
     .option("-a, --address <address>", "server address, host:port or unix:/path (env GROK_TOOLS_ADDRESS)", address)
     .option("-t, --token <token>", "bearer token of the server (env GROK_TOOLS_AUTH_TOKEN)", io.env.GROK_TOOLS_AUTH_TOKEN || undefined)
     .option("--json", "print JSON instead of text")
     .addOption(new Option("--deadline-ms <ms>", "deadline of each call in milliseconds").argParser(positiveInt))
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showHelpAfterError();
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      // With --json a parse error becomes one JSON object on stdout (below), not text on stderr.
+      outputError: (text, write) => (json ? (parseError = text.trim().replace(/^error: /, "")) : write(text)),
+    })
+    .showHelpAfterError(json ? false : "(run grok-tools --help for the commands and options)");
 
   const connect = (cmd: Command): { client: ToolsClient; opts: GlobalOptions; call: (discovery: boolean) => CallOptions } => {
     const opts = cmd.optsWithGlobals<GlobalOptions>();
@@ -286,8 +345,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     if (error instanceof CommanderError) {
       // Help and version end with code 0; any other parse problem is a usage error.
       exitCode = error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+      if (exitCode !== EXIT_OK && json) io.stdout(`${JSON.stringify(failureJson({ kind: "usage", message: parseError || error.message }), null, 2)}\n`);
     } else {
-      io.stderr(`grok-tools: ${rpcFailureMessage(error, address)}\n`);
+      const failure = describeFailure(error, address);
+      if (json) io.stdout(`${JSON.stringify(failureJson(failure), null, 2)}\n`);
+      else io.stderr(`grok-tools: ${failure.message}\n`);
       exitCode = EXIT_USAGE;
     }
   } finally {

@@ -3,10 +3,11 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { findServerCommand, spawnServer, SERVER_COMMAND } from "./spawn-server.js";
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "test", "fixtures", "fake-grok-tools-server.mjs");
+const PAUSE_AFTER_LISTENING = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "test", "fixtures", "pause-after-listening.mjs")).href;
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "gtc-spawn-"));
@@ -31,14 +32,14 @@ describe("findServerCommand", () => {
 });
 
 describe("spawnServer", () => {
-  it("passes --listen 127.0.0.1:0, --workspace, --state-dir, args and the token, and returns the reported address", async () => {
+  it("passes --listen 127.0.0.1:0, --workspace, --state-dir, args and the token (on stdin), and returns the reported address", async () => {
     let stderr = "";
     const server = await spawnServer({
       command: FAKE,
       workspace: "/ws",
       stateDir: "/state",
       args: ["--log-level", "debug"],
-      authToken: "tok",
+      authToken: "s3cr3t-value",
       env: { ...process.env, FAKE_MODE: "ok" },
       onStderr: (text) => void (stderr += text),
     });
@@ -46,8 +47,16 @@ describe("spawnServer", () => {
     expect(server.client.address).toBe("127.0.0.1:45678");
     const exit = await server.close();
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(server.process.spawnargs.slice(2)).toEqual(["--listen", "127.0.0.1:0", "--workspace", "/ws", "--state-dir", "/state", "--log-level", "debug"]);
-    expect(stderr).toBe('{"token":"tok"}\n');
+    expect(server.process.spawnargs.slice(2)).toEqual(["--listen", "127.0.0.1:0", "--workspace", "/ws", "--state-dir", "/state", "--auth-token-file", "-", "--log-level", "debug"]);
+    expect(server.process.spawnargs.join(" ")).not.toContain("s3cr3t-value");
+    expect(stderr).toBe('{"token":"s3cr3t-value","envToken":null}\n');
+  });
+
+  it("close() ends a server with code 0 even when SIGTERM reaches it right as it prints the listening line", async () => {
+    // The instrument stops the child for 1 s just after the line, as a loaded machine may: a
+    // server whose SIGTERM handler came after the line died of the signal ({code: null, signal: "SIGTERM"}).
+    const server = await spawnServer({ command: FAKE, workspace: "/ws", env: { ...process.env, FAKE_MODE: "ok", NODE_OPTIONS: `--import=${PAUSE_AFTER_LISTENING}` } });
+    expect(await server.close()).toEqual({ code: 0, signal: null });
   });
 
   it("creates a unix socket path in a temp folder and removes the folder on close", async () => {

@@ -36,7 +36,10 @@ export interface SpawnServerOptions {
    * Default: {@link findServerCommand} from the current directory.
    */
   command?: string;
-  /** Bearer token: passed to the server as GROK_TOOLS_AUTH_TOKEN and used by the client. */
+  /**
+   * Bearer token: handed to the server on its stdin (`--auth-token-file -`), so it never shows in
+   * the server's arguments or environment, and used by the client.
+   */
   authToken?: string;
   /** Environment of the server (default: this process's environment). */
   env?: NodeJS.ProcessEnv;
@@ -88,14 +91,18 @@ export async function spawnServer(options: SpawnServerOptions): Promise<SpawnedS
   const command = options.command ?? findServerCommand();
   const args = ["--listen", listen, "--workspace", options.workspace];
   if (options.stateDir !== undefined) args.push("--state-dir", options.stateDir);
+  if (options.authToken !== undefined) args.push("--auth-token-file", "-");
   args.push(...(options.args ?? []));
-  const env = { ...(options.env ?? process.env) };
-  if (options.authToken !== undefined) env.GROK_TOOLS_AUTH_TOKEN = options.authToken;
   const runsWithNode = /\.[cm]?js$/.test(command);
   const child = spawn(runsWithNode ? process.execPath : command, runsWithNode ? [command, ...args] : args, {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...(options.env ?? process.env) },
+    stdio: [options.authToken === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
+  if (options.authToken !== undefined) {
+    // A server that exits before reading its stdin must not crash us with EPIPE.
+    child.stdin!.on("error", () => undefined);
+    child.stdin!.end(`${options.authToken}\n`);
+  }
 
   let stderr = "";
   child.stderr!.setEncoding("utf8");

@@ -1,125 +1,251 @@
 /**
  * The `grok-tools-server` command: flags, logging to stderr as JSON lines, one
  * `{"event":"listening"}` line on stdout when ready, graceful shutdown on SIGTERM/SIGINT.
+ * Exit codes: 0 stopped by a signal (or --help/--version), 1 could not start or failed (address in
+ * use, state folder held by another server), 2 usage (a bad flag, or a file or folder it names).
  */
-import { Command, Option } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { format } from "node:util";
 import { pino } from "pino";
+import { setLogger as setGrpcLogger } from "@grpc/grpc-js";
 import { detectProcessIsolation, loadAgentDefinition, type Logger } from "@grok-tools/runtime";
-import { createToolsServer } from "./create-server.js";
+import { createToolsServer, type ToolsServer } from "./create-server.js";
 import { loadNamespaces } from "./load-namespaces.js";
 import { serverVersion } from "./version.js";
+import { AUTH_TOKEN_ENV, readAuthToken, scrubAuthToken } from "./auth-token.js";
+import { describeListenFailure, isLoopbackAddress, parseListenAddress } from "./listen-address.js";
+import { ServerSetupError } from "./state/state-folder.js";
+import { StateFolderInUseError } from "./state/state-folder-lock.js";
+import { watchLauncher } from "./launcher-watch.js";
+
+export { isLoopbackAddress } from "./listen-address.js";
 
 /** Default listen address. */
 export const DEFAULT_LISTEN = "127.0.0.1:50051";
+/** Exit code: could not start, or failed while running. */
+export const EXIT_FAILURE = 1;
+/** Exit code: bad usage (a flag, or a file or folder a flag names). */
+export const EXIT_USAGE = 2;
 
-/** Whether an address only reaches this machine. */
-export function isLoopbackAddress(address: string): boolean {
-  if (address.startsWith("unix:")) return true;
-  const host = address.replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
-  return host === "localhost" || host === "::1" || /^127\./.test(host);
+/** A reason to stop before serving: printed as `grok-tools-server: error: <message>`. */
+export class StartupError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.name = "StartupError";
+    this.exitCode = exitCode;
+  }
 }
 
-/** Parses argv and runs the server until a signal stops it. */
+interface ServerFlags {
+  listen: string;
+  workspace: string;
+  stateDir?: string;
+  allowPath?: string[];
+  fsScope: "workspace" | "any";
+  namespace?: string[];
+  agent?: string;
+  gitignore: "off" | "edits" | "all";
+  authToken?: string;
+  authTokenFile?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsClientCa?: string;
+  insecure: boolean;
+  logLevel: string;
+}
+
+/**
+ * Parses argv and runs the server until a signal stops it. Resolves once serving (or once
+ * --help/--version printed); throws {@link StartupError} when it cannot start.
+ */
 export async function main(argv: string[]): Promise<void> {
+  // Signal handlers come first: a supervisor may send SIGTERM the moment it reads the listening
+  // line (or earlier), and a signal without a handler would kill the process uncleanly.
+  const stopper = new Stopper();
+
   const program = new Command()
     .name("grok-tools-server")
     .description("Serve the Grok tools runtime (xai.grok.tools.v1.GrokToolsService) over gRPC.")
     .version(serverVersion, "-V, --version")
     .option("--listen <address>", "HOST:PORT or unix:PATH (port 0 picks a free port)", process.env.GROK_TOOLS_LISTEN ?? DEFAULT_LISTEN)
     .option("--workspace <dir>", "workspace folder the tools work in", process.cwd())
-    .option("--state-dir <dir>", "folder for per-session state and logs (default: $XDG_STATE_HOME/grok-tools)")
+    .option("--state-dir <dir>", "root of the state folders, one per workspace (default: $XDG_STATE_HOME/grok-tools)")
     .option("--allow-path <dir...>", "extra folders file tools may reach besides the workspace")
     .addOption(new Option("--fs-scope <scope>", "path confinement of file tools").choices(["workspace", "any"]).default("workspace"))
     .option("--namespace <package...>", "extra tool namespace packages to load")
     .addOption(new Option("--gitignore <mode>", "honour .gitignore in file tools: off, edits (search_replace), all (read_file too)").choices(["off", "edits", "all"]).default("off"))
     .option("--agent <file>", "agent definition (JSON, or Markdown with front matter) for the agent RPCs")
-    .option("--auth-token <token>", "require 'authorization: Bearer <token>' (or GROK_TOOLS_AUTH_TOKEN)")
+    .option("--auth-token-file <path>", "read the bearer token from a file, or from stdin with '-' (preferred: never visible to other processes)")
+    .option("--auth-token <token>", `require 'authorization: Bearer <token>' (or ${AUTH_TOKEN_ENV})`)
     .option("--tls-cert <file>", "TLS certificate chain (PEM)")
     .option("--tls-key <file>", "TLS private key (PEM)")
     .option("--tls-client-ca <file>", "require client certificates signed by this CA (mTLS)")
     .option("--insecure", "allow a non-loopback address without a token or TLS", false)
     .addOption(new Option("--log-level <level>", "log level").choices(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"))
-    .showHelpAfterError();
-  program.parse(argv);
-  const opts = program.opts<{
-    listen: string;
-    workspace: string;
-    stateDir?: string;
-    allowPath?: string[];
-    fsScope: "workspace" | "any";
-    namespace?: string[];
-    agent?: string;
-    gitignore: "off" | "edits" | "all";
-    authToken?: string;
-    tlsCert?: string;
-    tlsKey?: string;
-    tlsClientCa?: string;
-    insecure: boolean;
-    logLevel: string;
-  }>();
-
+    .exitOverride()
+    .showHelpAfterError("(run grok-tools-server --help for the flags)");
+  try {
+    program.parse(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander printed the message (or the help / version) already.
+      stopper.dispose();
+      if (error.exitCode === 0) return;
+      throw new StartupError("", EXIT_USAGE);
+    }
+    throw error;
+  }
+  const opts = program.opts<ServerFlags>();
   const log = pino({ level: opts.logLevel, base: { service: "grok-tools-server" } }, pino.destination(2)) as unknown as Logger;
-  const authToken = opts.authToken ?? process.env.GROK_TOOLS_AUTH_TOKEN;
-  // The token must not leak into the environment of commands the tools run.
-  delete process.env.GROK_TOOLS_AUTH_TOKEN;
-  if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) fail(program, "--tls-cert and --tls-key go together");
+  stopper.log = log;
+  watchLauncher((parent) => {
+    log.warn({ parent }, "the npm process that started this server is gone (npm passes SIGTERM to the shell in between, not to the server); shutting down");
+    stopper.request("SIGTERM");
+  });
+  // grpc-js prints its own "E No address added ..." lines; the failure itself is reported below.
+  setGrpcLogger({ error: (message?: unknown, ...rest: unknown[]) => log.debug({ grpc: format(message, ...rest) }, "grpc-js") });
+
+  const usage = (message: string): never => {
+    throw new StartupError(message, EXIT_USAGE);
+  };
+  let authToken: string | undefined;
+  try {
+    authToken = readAuthToken(opts, process.env)?.token;
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  // The token must not leak into the environment of commands nor show in ps / /proc.
+  if (authToken !== undefined) {
+    const hidden = scrubAuthToken(authToken);
+    if (!hidden.argv || !hidden.environ) {
+      log.warn({ argvMasked: hidden.argv, environMasked: hidden.environ }, `the token may stay visible in /proc/${process.pid}; pass it with --auth-token-file`);
+    }
+  } else {
+    delete process.env[AUTH_TOKEN_ENV];
+  }
+
+  try {
+    parseListenAddress(opts.listen);
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) usage("--tls-cert and --tls-key go together");
   const tls = opts.tlsCert && opts.tlsKey
-    ? { cert: readFileSync(opts.tlsCert), key: readFileSync(opts.tlsKey), ...(opts.tlsClientCa ? { ca: readFileSync(opts.tlsClientCa) } : {}) }
+    ? { cert: readFlagFile("--tls-cert", opts.tlsCert), key: readFlagFile("--tls-key", opts.tlsKey), ...(opts.tlsClientCa ? { ca: readFlagFile("--tls-client-ca", opts.tlsClientCa) } : {}) }
     : undefined;
   if (!isLoopbackAddress(opts.listen) && !authToken && !tls && !opts.insecure) {
-    fail(program, `refusing to listen on ${opts.listen} without --auth-token or TLS; pass --insecure to do it anyway`);
+    usage(`refusing to listen on ${opts.listen} without --auth-token-file (or --auth-token) or TLS; pass --insecure to do it anyway`);
   }
 
   const workspace = path.resolve(opts.workspace);
-  const namespaces = await loadNamespaces(opts.namespace ?? [], process.cwd());
-  const agent = opts.agent ? await loadAgentDefinition(path.resolve(opts.agent)) : undefined;
-  const server = createToolsServer({
-    workspace,
-    ...(opts.stateDir ? { stateDir: path.resolve(opts.stateDir) } : {}),
-    ...(opts.allowPath ? { allowPaths: opts.allowPath } : {}),
-    fsScope: opts.fsScope,
-    namespaces,
-    ...(agent ? { agent } : {}),
-    gitignore: opts.gitignore,
-    ...(authToken ? { authToken } : {}),
-    ...(tls ? { tls } : {}),
-    log,
-    version: serverVersion,
-  });
+  let namespaces;
+  try {
+    namespaces = await loadNamespaces(opts.namespace ?? [], process.cwd());
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  let agent;
+  try {
+    agent = opts.agent ? await loadAgentDefinition(path.resolve(opts.agent)) : undefined;
+  } catch (error) {
+    usage(`--agent ${opts.agent}: ${(error as Error).message}`);
+  }
+  let server: ToolsServer;
+  try {
+    server = createToolsServer({
+      workspace,
+      ...(opts.stateDir ? { stateDir: path.resolve(opts.stateDir) } : {}),
+      ...(opts.allowPath ? { allowPaths: opts.allowPath } : {}),
+      fsScope: opts.fsScope,
+      namespaces,
+      ...(agent ? { agent } : {}),
+      gitignore: opts.gitignore,
+      ...(authToken ? { authToken } : {}),
+      ...(tls ? { tls } : {}),
+      log,
+      version: serverVersion,
+    });
+  } catch (error) {
+    if (error instanceof ServerSetupError) usage(error.message);
+    if (error instanceof StateFolderInUseError) throw new StartupError(error.message, EXIT_FAILURE);
+    if (error instanceof Error && /certificate|key|PEM/i.test(error.message) && tls) usage(`cannot use the TLS files: ${error.message}`);
+    throw error;
+  }
+  stopper.server = server;
   let address: string;
   try {
     address = await server.listen(opts.listen);
   } catch (error) {
-    log.error({ err: error, listen: opts.listen }, "cannot listen");
-    process.exitCode = 1;
-    return;
+    await server.shutdown(0);
+    throw new StartupError(describeListenFailure(opts.listen, error), EXIT_FAILURE);
   }
+  if (stopper.requested) return stopper.stopNow();
   const isolation = detectProcessIsolation();
   // Decision D4: say so when commands cannot get their own PID namespace.
   if (isolation.mode === "pid-namespace") log.info({ isolation: isolation.mode }, isolation.detail);
   else log.warn({ isolation: isolation.mode }, isolation.detail);
   log.info({ address, workspace, stateDir: server.session.stateDir, fsScope: opts.fsScope }, "grok-tools-server ready");
   process.stdout.write(`${JSON.stringify({ event: "listening", address })}\n`);
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "shutting down");
-    server.shutdown().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, "shutdown failed");
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
+  stopper.serving = true;
 }
 
-function fail(program: Command, message: string): never {
-  program.error(`error: ${message}`, { exitCode: 2 });
+function readFlagFile(flag: string, file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new StartupError(`${flag} ${file}: ${(error as Error).message.replace(/^\w+: /, "")}`, EXIT_USAGE);
+  }
+}
+
+/**
+ * SIGTERM / SIGINT from the first moment: before the server exists the process just exits 0;
+ * while it starts the stop waits for the start to settle; once serving it shuts down gracefully.
+ */
+class Stopper {
+  log: Logger | undefined;
+  server: ToolsServer | undefined;
+  serving = false;
+  requested: NodeJS.Signals | undefined;
+  #stopping = false;
+  readonly #onSignal = (signal: NodeJS.Signals) => this.request(signal);
+
+  constructor() {
+    process.on("SIGTERM", this.#onSignal);
+    process.on("SIGINT", this.#onSignal);
+  }
+
+  dispose(): void {
+    process.removeListener("SIGTERM", this.#onSignal);
+    process.removeListener("SIGINT", this.#onSignal);
+  }
+
+  /** A stop as if by `signal`: from a signal handler, or when the launcher is gone. */
+  request(signal: NodeJS.Signals): void {
+    if (this.requested) return;
+    this.requested = signal;
+    this.log?.info({ signal }, "shutting down");
+    if (this.serving) this.stopNow();
+    else if (!this.server) this.exitNow();
+    // Else the start is under way (listen); main() stops once it settles.
+  }
+
+  /** Nothing holds resources yet. */
+  exitNow(): void {
+    process.exit(0);
+  }
+
+  stopNow(): void {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    this.server!.shutdown().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        this.log?.error({ err: error }, "shutdown failed");
+        process.exit(EXIT_FAILURE);
+      },
+    );
+  }
 }

@@ -1,11 +1,12 @@
 /**
  * createToolsServer: a grpc-js server for GrokToolsService over one session, with
- * bearer-token auth, listening on TCP or a unix socket, and a graceful shutdown.
+ * bearer-token auth, listening on TCP or a unix socket, and a graceful shutdown. It owns the
+ * workspace's state folder (locked) from creation to shutdown.
  */
 import { ServerCredentials, status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
 import { timingSafeEqual, createHash } from "node:crypto";
 import { GrokToolsServiceService, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
-import { Session, ToolRegistry, silentLogger, type AgentDefinition, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
+import { Session, ToolRegistry, defaultStateDir, silentLogger, type AgentDefinition, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
 import { GITIGNORE_POLICY, grokBuild, grokBuildConcise } from "@grok-tools/tools-grokbuild";
 import { codex } from "@grok-tools/tools-codex";
 import { createToolsService } from "./grpc/tools-service.js";
@@ -13,14 +14,20 @@ import { grpcError } from "./grpc/unary-handler.js";
 import { dialCallback, type CallbackConnection } from "./grpc/callback-dial.js";
 import { addHealthAndReflection } from "./grpc/health-and-reflection.js";
 import { ToolsGrpcServer } from "./grpc/request-decoding.js";
+import { checkWorkspace, makeStateFolder, workspaceStateFolder } from "./state/state-folder.js";
+import { acquireStateFolderLock } from "./state/state-folder-lock.js";
 
 /** The namespaces every server has. */
 export const BUILTIN_NAMESPACES: readonly NamespaceDefinition[] = [grokBuild, grokBuildConcise, codex];
 
 /** Options of {@link createToolsServer}. */
 export interface ToolsServerOptions {
-  /** The workspace the session serves. */
+  /** The workspace the session serves; must be an existing folder. */
   workspace: string;
+  /**
+   * Root of the state folders (default `$XDG_STATE_HOME/grok-tools`). The server keeps its state in
+   * `<stateDir>/<workspace name>-<hash>/`, locked against a second server, with one folder per session.
+   */
   stateDir?: string;
   /** Extra namespaces (vendor packages), registered after the built-in ones. */
   namespaces?: readonly NamespaceDefinition[];
@@ -61,13 +68,21 @@ export interface ToolsServer {
 /** Grace period of a shutdown before calls are cut. */
 export const SHUTDOWN_GRACE_MS = 5000;
 
+/**
+ * Creates a server for one workspace. Throws a `ServerSetupError` when the workspace is not an
+ * existing folder or the state folder cannot be written, and a `StateFolderInUseError` when another
+ * live server holds the workspace's state folder.
+ */
 export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   const log = options.log ?? silentLogger;
+  const workspaceRealPath = checkWorkspace(options.workspace);
+  const stateRoot = options.stateDir ?? defaultStateDir();
+  const stateFolder = workspaceStateFolder(stateRoot, workspaceRealPath);
   const registry = ToolRegistry.of([...(options.builtinNamespaces ?? BUILTIN_NAMESPACES), ...(options.namespaces ?? [])]);
   const session = new Session({
     registry,
     workspace: options.workspace,
-    ...(options.stateDir ? { stateDir: options.stateDir } : {}),
+    stateDir: stateFolder,
     ...(options.allowPaths ? { allowPaths: options.allowPaths } : {}),
     fsScope: options.fsScope ?? "workspace",
     log,
@@ -111,6 +126,9 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     ? ServerCredentials.createSsl(options.tls.ca ?? null, [{ cert_chain: options.tls.cert, private_key: options.tls.key }], options.tls.ca !== undefined)
     : ServerCredentials.createInsecure();
 
+  // Last, so that nothing after it can fail and leave the lock behind.
+  makeStateFolder(stateFolder, stateRoot);
+  const lock = acquireStateFolderLock(stateFolder, stateRoot, workspaceRealPath);
   return {
     session,
     listen(address) {
@@ -137,6 +155,7 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
       });
       await session.close();
       callback?.close();
+      lock.release();
     },
   };
 }

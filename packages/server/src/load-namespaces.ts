@@ -1,28 +1,43 @@
 /**
- * Loads vendor namespaces by package name (`--namespace @acme/grok-tools-acme`) with
- * `import()`, and refuses anything that is not a defineNamespace() result.
+ * Loads vendor namespaces by package name (`--namespace @acme/grok-tools-acme`) or path with
+ * `import()`, and refuses anything that is not a defineNamespace() result. Package names resolve
+ * from `fromDir` as ESM does; the namespace's peer `@grok-tools/runtime` resolves from the server
+ * (see namespace-resolve-hooks.ts), so a linked package works and one runtime is loaded.
  */
 import { isNamespace, namespaceProblems, type NamespaceDefinition } from "@grok-tools/runtime";
-import { createRequire } from "node:module";
+import { register } from "node:module";
 import { pathToFileURL } from "node:url";
 import path from "node:path";
+import { NAMESPACE_SPECIFIER_PREFIX, type NamespaceResolveHookData } from "./namespace-resolve-hooks.js";
+
+/** Packages a namespace peer-depends on that the server provides: one copy, the server's. */
+export const SHARED_PEER_PACKAGES: readonly string[] = ["@grok-tools/runtime"];
+
+let hooksRegistered = false;
+
+function registerResolveHooks(): void {
+  if (hooksRegistered) return;
+  hooksRegistered = true;
+  const hookData: NamespaceResolveHookData = { serverParentUrl: import.meta.url, sharedPeers: [...SHARED_PEER_PACKAGES] };
+  register(new URL("./namespace-resolve-hooks.js", import.meta.url), { data: hookData });
+}
 
 /** Imports each package (resolved from `fromDir`) and returns its default-exported namespace. */
 export async function loadNamespaces(specifiers: readonly string[], fromDir: string): Promise<NamespaceDefinition[]> {
   const namespaces: NamespaceDefinition[] = [];
-  const require = createRequire(path.join(fromDir, "noop.js"));
+  if (specifiers.length === 0) return namespaces;
+  registerResolveHooks();
+  const from = pathToFileURL(path.join(path.resolve(fromDir), "noop.js")).href;
   for (const specifier of specifiers) {
-    let resolved: string;
-    try {
-      resolved = specifier.startsWith(".") || path.isAbsolute(specifier) ? pathToFileURL(path.resolve(fromDir, specifier)).href : pathToFileURL(require.resolve(specifier)).href;
-    } catch {
-      resolved = specifier;
-    }
+    const isPath = specifier.startsWith(".") || path.isAbsolute(specifier);
+    const target = isPath
+      ? pathToFileURL(path.resolve(fromDir, specifier)).href
+      : `${NAMESPACE_SPECIFIER_PREFIX}${encodeURIComponent(JSON.stringify({ name: specifier, from }))}`;
     let module: Record<string, unknown>;
     try {
-      module = (await import(resolved)) as Record<string, unknown>;
+      module = (await import(target)) as Record<string, unknown>;
     } catch (error) {
-      throw new Error(`Cannot load namespace package "${specifier}": ${(error as Error).message}`);
+      throw new Error(`Cannot load namespace package "${specifier}": ${loadFailure(error, specifier, fromDir)}`);
     }
     const candidate = module.default ?? module.namespace;
     if (!isNamespace(candidate)) {
@@ -32,4 +47,14 @@ export async function loadNamespaces(specifiers: readonly string[], fromDir: str
     namespaces.push(candidate);
   }
   return namespaces;
+}
+
+/** Node's reason; for the namespace package itself, where it was looked for and what to do. */
+function loadFailure(error: unknown, specifier: string, fromDir: string): string {
+  const e = error as NodeJS.ErrnoException;
+  const missing = /Cannot find package '([^']+)'/.exec(e?.message ?? "")?.[1];
+  if (e?.code === "ERR_MODULE_NOT_FOUND" && missing === specifier) {
+    return `it is not installed in ${path.resolve(fromDir)} or a parent folder. Install it there (npm install ${specifier}), or pass its path.`;
+  }
+  return (e?.message ?? String(error)).replace(/^Error: /, "");
 }

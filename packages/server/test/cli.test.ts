@@ -1,45 +1,16 @@
 // The grok-tools-server command as ops run it: flags, the one listening line on stdout, JSON logs on
 // stderr, an agent definition file, refusal of unsafe exposure, and a clean exit on SIGTERM.
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
 import { credentials, type ServiceError } from "@grpc/grpc-js";
 import { FinalizeToolServerConfigRequest, GrokToolsServiceClient, type GetAgentInfoResponse, type GetSystemPromptResponse } from "@grok-tools/proto";
+import { cleanUp, startServer as start, tempDir } from "./run-server.js";
 
-const BIN = path.resolve(import.meta.dirname, "../bin/grok-tools-server.js");
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
+const PAUSE_AFTER_LISTENING = pathToFileURL(path.resolve(import.meta.dirname, "../../../test/fixtures/pause-after-listening.mjs")).href;
 
-function start(args: string[]): { child: ChildProcess; listening: Promise<string>; stderr: () => string } {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let stderr = "";
-  child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
-  const listening = new Promise<string>((resolve, reject) => {
-    const lines: string[] = [];
-    createInterface({ input: child.stdout! }).on("line", (line) => {
-      lines.push(line);
-      const event = JSON.parse(line) as { event: string; address: string };
-      if (event.event === "listening") resolve(event.address);
-    });
-    child.on("exit", (code) => reject(new Error(`exited ${code} before listening; stdout=${lines.join("\n")} stderr=${stderr}`)));
-  });
-  return { child, listening, stderr: () => stderr };
-}
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "grok-cli-"));
-  dirs.push(dir);
-  return dir;
-}
-
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(cleanUp);
 
 describe("grok-tools-server", () => {
   it("serves an agent definition file and exits cleanly on SIGTERM", async () => {
@@ -63,9 +34,8 @@ describe("grok-tools-server", () => {
     expect(prompt.systemPrompt).toBe("Read with view and search with grep.");
     client.close();
 
-    const exited = new Promise<number | null>((resolve) => server.child.on("exit", resolve));
     server.child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
     const logs = server.stderr().trim().split("\n").map((line) => JSON.parse(line) as { msg: string });
     expect(logs.map((l) => l.msg)).toEqual(expect.arrayContaining(["grok-tools-server ready", "shutting down"]));
   });
@@ -80,8 +50,8 @@ describe("grok-tools-server", () => {
   it("refuses a non-loopback address without a token or TLS", async () => {
     const dir = tempDir();
     const server = start(["--listen", "0.0.0.0:0", "--workspace", dir]);
-    await expect(server.listening).rejects.toThrow(/refusing to listen on 0\.0\.0\.0:0 without --auth-token or TLS/);
-    expect(server.child.exitCode).toBe(2);
+    await expect(server.listening).rejects.toThrow(/refusing to listen on 0\.0\.0\.0:0 without --auth-token-file \(or --auth-token\) or TLS/);
+    expect((await server.exited).code).toBe(2);
   });
 
   it("refuses an agent file it cannot use, naming the field", async () => {
@@ -90,5 +60,18 @@ describe("grok-tools-server", () => {
     writeFileSync(agentFile, JSON.stringify({ name: 3 }));
     const server = start(["--listen", "127.0.0.1:0", "--workspace", dir, "--agent", agentFile]);
     await expect(server.listening).rejects.toThrow(/name must be a string/);
+  });
+
+  it("shuts down with code 0 when SIGTERM arrives the moment the listening line is out", async () => {
+    // The instrument stops the server for 1 s right after it writes the line (as a loaded machine
+    // may); the signal sent on reading the line lands in that gap. Before the fix the handlers were
+    // installed after the line, so the server died of the signal ({code: null, signal: "SIGTERM"}).
+    const dir = tempDir();
+    const server = start(["--listen", "127.0.0.1:0", "--workspace", dir, "--state-dir", path.join(dir, "state"), "--log-level", "silent"], {
+      env: { ...process.env, NODE_OPTIONS: `--import=${PAUSE_AFTER_LISTENING}` },
+    });
+    await server.listening;
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 });

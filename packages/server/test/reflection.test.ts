@@ -1,0 +1,78 @@
+// Server reflection as grpcurl and Postman use it, against the real command: it lists exactly the
+// services the server answers (tools, health, reflection) and can describe each of them.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { credentials, loadPackageDefinition, type ClientDuplexStream, type GrpcObject, type ServiceClientConstructor, type ServiceError } from "@grpc/grpc-js";
+import { loadSync } from "@grpc/proto-loader";
+import { cleanUp, startServer, tempDir } from "./run-server.js";
+
+const require = createRequire(import.meta.url);
+const SERVED = ["grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection", "xai.grok.tools.v1.GrokToolsService"];
+
+interface ReflectionResponse {
+  listServicesResponse?: { service: { name: string }[] };
+  fileDescriptorResponse?: { fileDescriptorProto: Buffer[] };
+  errorResponse?: { errorCode: number; errorMessage: string };
+}
+
+let address: string;
+beforeAll(async () => {
+  const dir = tempDir();
+  address = await startServer(["--listen", "127.0.0.1:0", "--workspace", dir, "--state-dir", path.join(dir, "state"), "--log-level", "silent"]).listening;
+});
+afterAll(cleanUp);
+
+/** A reflection client of one protocol version, built from @grpc/reflection's own proto file. */
+function reflectionClient(version: "v1" | "v1alpha") {
+  const proto = require.resolve(`@grpc/reflection/build/proto/grpc/reflection/${version}/reflection.proto`);
+  const pkg = loadPackageDefinition(loadSync(proto, { longs: Number })) as unknown as { grpc: { reflection: Record<string, GrpcObject> } };
+  const Client = pkg.grpc.reflection[version]!.ServerReflection as ServiceClientConstructor;
+  return new Client(address, credentials.createInsecure());
+}
+
+/** Sends one request on a fresh reflection stream and resolves with the answer. */
+function ask(version: "v1" | "v1alpha", request: Record<string, string>): Promise<ReflectionResponse> {
+  const client = reflectionClient(version);
+  return new Promise((resolve, reject) => {
+    const stream = (client as unknown as { ServerReflectionInfo(): ClientDuplexStream<unknown, ReflectionResponse> }).ServerReflectionInfo();
+    stream.on("data", (response: ReflectionResponse) => {
+      resolve(response);
+      stream.end();
+      client.close();
+    });
+    stream.on("error", (error: ServiceError) => reject(error));
+    stream.write(request);
+  });
+}
+
+describe.each(["v1", "v1alpha"] as const)("reflection %s", (version) => {
+  it("lists the tools service, health and reflection, and not GrokToolsCallbackService", async () => {
+    const response = await ask(version, { listServices: "*" });
+    const names = response.listServicesResponse!.service.map((s) => s.name).sort();
+    expect(names).toEqual(SERVED);
+    expect(names).not.toContain("xai.grok.tools.v1.GrokToolsCallbackService");
+  });
+
+  it.each(SERVED)("describes %s", async (service) => {
+    const response = await ask(version, { fileContainingSymbol: service });
+    expect(response.errorResponse).toBeUndefined();
+    expect(response.fileDescriptorResponse!.fileDescriptorProto.length).toBeGreaterThan(0);
+  });
+});
+
+describe("health", () => {
+  it("answers SERVING for the server and the tools service", async () => {
+    const proto = require.resolve("grpc-health-check/proto/health/v1/health.proto");
+    const pkg = loadPackageDefinition(loadSync(proto, { enums: String })) as unknown as { grpc: { health: { v1: { Health: ServiceClientConstructor } } } };
+    const client = new pkg.grpc.health.v1.Health(address, credentials.createInsecure()) as unknown as {
+      check(request: { service: string }, callback: (error: ServiceError | null, response: { status: string }) => void): void;
+      close(): void;
+    };
+    for (const service of ["", "xai.grok.tools.v1.GrokToolsService"]) {
+      const status = await new Promise<string>((resolve, reject) => client.check({ service }, (e, r) => (e ? reject(e) : resolve(r.status))));
+      expect(status).toBe("SERVING");
+    }
+    client.close();
+  });
+});
