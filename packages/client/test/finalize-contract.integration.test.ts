@@ -85,6 +85,11 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** The workspace, and the server's state folder for it (`<name>-<hash of its path>`), as placeholders. */
+function withPlaceholders(text: string, workspace: string): string {
+  return text.split(workspace).join("<WORKSPACE>").replace(/<WORKSPACE>\/\.state\/[^/]+-[0-9a-f]{16}\//g, "<WORKSPACE>/.state/<WORKSPACE_STATE>/");
+}
+
 async function runCase(name: string, spec: (typeof CASES)[string]): Promise<unknown> {
   const workspace = await mkdtemp(path.join(root, `${name}-`));
   const server = await spawnServer({ workspace, stateDir: path.join(workspace, ".state") });
@@ -100,7 +105,7 @@ async function runCase(name: string, spec: (typeof CASES)[string]): Promise<unkn
     if (spec.readState) answer.state = JSON.parse((await server.client.getToolState()).stateJson) as unknown;
     if (spec.call) {
       const called = await server.client.executeTool(spec.call.tool, spec.call.input, { callId: "finalize-contract-call" });
-      answer.call = called.ok ? { ok: true, prompt_text: called.promptText.split(workspace).join("<WORKSPACE>") } : { ok: false, error: called.error };
+      answer.call = called.ok ? { ok: true, prompt_text: withPlaceholders(called.promptText, workspace) } : { ok: false, error: called.error };
     }
     return answer;
   } finally {

@@ -136,8 +136,13 @@ function projectWithServer(): string {
   return app;
 }
 
+/**
+ * The recipes' environment. NX_SKIP_NX_CACHE: `npm start` runs an Nx build while other suites run servers from the
+ * same dist/ folders; a cache hit would make Nx restore those folders (delete, then rewrite them) under their feet,
+ * whereas a real build of up-to-date sources (tsc -b) leaves every file in place.
+ */
 function environment(stateHome: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { ...process.env, XDG_STATE_HOME: stateHome, GROK_TOOLS_LISTEN: "127.0.0.1:0", npm_config_update_notifier: "false", ...extra };
+  return { ...process.env, XDG_STATE_HOME: stateHome, GROK_TOOLS_LISTEN: "127.0.0.1:0", NX_SKIP_NX_CACHE: "true", npm_config_update_notifier: "false", ...extra };
 }
 
 /** The ten-line client, compiled as a user's TypeScript would be, in a folder that can import @grok-tools/client. */
