@@ -9,7 +9,8 @@ import path from "node:path";
 import { jest } from "@jest/globals";
 import { OutputBuffer, HEAD_TAIL_MARKER } from "./output-buffer.js";
 import { SECRET_ENV_NAMES, addSecretEnvNames, childEnvironment } from "./child-env.js";
-import { PROCESS_GROUP_ISOLATION, detectProcessIsolation } from "./process-isolation.js";
+import { execFileSync } from "node:child_process";
+import { PROCESS_GROUP_ISOLATION, detectProcessIsolation, namespaceIsolation, probeIsolation, type ProcessIsolation } from "./process-isolation.js";
 import { RunningProcess } from "./process-runner.js";
 import { SPARE_POOL_SIZE } from "./spare-launcher.js";
 import { TaskManager } from "./task-manager.js";
@@ -151,6 +152,64 @@ describe("isolation and the runner", () => {
   });
 });
 
+describe("signals and exit codes (the command is a normal child of an init, not PID 1)", () => {
+  const detected = detectProcessIsolation();
+  const namespaces = detected.mode === "pid-namespace" && detected.exactSignals;
+  const sharedProc = namespaces ? namespaceIsolation({ userNamespace: false, privateProc: false }) : undefined;
+  const isolations: Array<[string, ProcessIsolation]> = [
+    ["process-group", PROCESS_GROUP_ISOLATION],
+    ...(namespaces ? ([["detected", detected]] as Array<[string, ProcessIsolation]>) : []),
+    ...(sharedProc && probeIsolation(sharedProc) ? ([["namespace, shared /proc", sharedProc]] as Array<[string, ProcessIsolation]>) : []),
+  ];
+  if (!namespaces) console.log(`skipping the PID-namespace cases of the signal tests: ${detected.detail}`);
+
+  // [command, exit, output]: what a terminal's bash reports for each.
+  const CASES: Array<[string, { exitCode: number | null; signal: string | null }, string]> = [
+    ["kill -9 $$; echo survived", { exitCode: null, signal: "signal 9" }, ""],
+    ["kill -TERM $$; echo survived", { exitCode: null, signal: "signal 15" }, ""],
+    ["kill -INT $$; echo survived", { exitCode: null, signal: "signal 2" }, ""],
+    ["kill 0; echo survived", { exitCode: null, signal: "signal 15" }, ""],
+    ["kill -9 0; echo survived", { exitCode: null, signal: "signal 9" }, ""],
+    ["exit 137", { exitCode: 137, signal: null }, ""],
+    ["exit 130", { exitCode: 130, signal: null }, ""],
+    ["trap 'echo trapped; exit 3' TERM; kill $$; sleep 5; echo late", { exitCode: 3, signal: null }, "trapped\n"],
+    ["sleep 100 & kill $!; wait $!; echo $?", { exitCode: 0, signal: null }, "143\n"],
+    ["trap '' TERM; kill $$; echo ignored", { exitCode: 0, signal: null }, "ignored\n"],
+  ];
+
+  it.each(isolations.flatMap(([name, isolation]) => CASES.map(([command, exit, output]) => [name, command, isolation, exit, output] as const)))(
+    "%s: %s",
+    async (_name, command, isolation, exit, output) => {
+      const p = await RunningProcess.start({ command, cwd: dir, env: childEnvironment(), logFile: path.join(dir, "sig.log"), outputLimitChars: 1000, isolation });
+      expect(await p.done).toEqual(exit);
+      expect(p.output.text()).toBe(output);
+    },
+  );
+
+  (namespaces ? it : it.skip)("runs the command as PID 2 under an init that ignores it, reaps orphans and has its own /proc", async () => {
+    const command = [
+      'echo "pid=$$ ppid=$PPID"',
+      "kill -9 1; kill -TERM 1; echo init-alive",
+      "(sleep 0.1 &); (sleep 0.1 &); sleep 1",
+      "echo zombies=$(cat /proc/[0-9]*/stat 2>/dev/null | grep -c ') Z ')",
+      `[ -e /proc/${process.pid} ] && echo server-visible || echo server-hidden`,
+      "grep -q grok-tools-init /proc/1/cmdline && echo init-is-ours",
+    ].join("\n");
+    const p = await RunningProcess.start({ command, cwd: dir, env: childEnvironment(), logFile: path.join(dir, "init.log"), outputLimitChars: 1000 });
+    expect(await p.done).toEqual({ exitCode: 0, signal: null });
+    expect(p.output.text()).toBe("pid=2 ppid=1\ninit-alive\nzombies=0\nserver-hidden\ninit-is-ours\n");
+  });
+
+  (namespaces ? it : it.skip)("reports a command's exit code, never a made-up signal, when the init's shell cannot tell kills from exits", async () => {
+    const which = (name: string) => execFileSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).trim();
+    // bash forgets a job once `wait` has collected it, so the init cannot read how it ended.
+    const withBash = namespaceIsolation({ userNamespace: false, privateProc: true }, { unshare: which("unshare"), env: which("env"), shell: which("bash") })!;
+    expect(probeIsolation(withBash)).toBe(false);
+    const p = await RunningProcess.start({ command: "kill -9 $$", cwd: dir, env: childEnvironment(), logFile: path.join(dir, "bash-init.log"), outputLimitChars: 100, isolation: withBash });
+    expect(await p.done).toEqual({ exitCode: 137, signal: null });
+  });
+});
+
 describe("TaskManager", () => {
   const spec = (command: string, name: string) => ({ command, cwd: dir, env: childEnvironment(), logFile: path.join(dir, `${name}.log`), outputLimitChars: 1000, toolCallId: name });
 
@@ -259,8 +318,11 @@ describe("spare launcher", () => {
   const PROBE = [
     'echo "$0|$$|$PPID|$(pwd)|$SHLVL|$-"',
     "env | grep -v '^GROK_TOOLS_PROCESS_MARKER=' | sort | cksum",
-    "ls /proc/$$/fd | tr '\\n' ' '; echo",
-    "grep -E '^Sig(Blk|Ign)' /proc/$$/status | tr '\\n' ' '; echo",
+    // The shell's descriptors, listed while it waits for a subshell, and the signal state a
+    // command it runs starts with: a pipeline here would catch the shell mid-fork (its pipe
+    // ends open, signals blocked), which varies from run to run.
+    "(cd /proc/$$/fd && echo *)",
+    "grep -E '^Sig(Blk|Ign)' /proc/self/status",
     "echo to-stderr >&2",
     'read -r line; echo "stdin=$?"',
     '[ -n "$GROK_TOOLS_PROCESS_MARKER" ] && echo marker',
@@ -370,6 +432,28 @@ describe("spare launcher", () => {
     }
     expect(m.spareLauncher.warmStarts - before).toBe(6);
     expect(pids.size).toBe(6);
+    await m.dispose();
+  });
+
+  it("reports signal deaths and exit codes of warm commands and background tasks as cold ones", async () => {
+    const m = new TaskManager();
+    const cases: Array<[string, number | null, string | null, string]> = [
+      ["kill -9 $$", null, "signal 9", ""],
+      ["kill -TERM $$", null, "signal 15", ""],
+      ["kill 0", null, "signal 15", ""],
+      ["exit 137", 137, null, ""],
+      ["sleep 100 & kill $!; wait $!; echo $?", 0, null, "143\n"],
+    ];
+    await m.runForeground(spec("true", "k0"));
+    for (const [i, [command, exitCode, signal, output]] of cases.entries()) {
+      const idle = namespaces && (await until(() => m.spareLauncher.idlePid !== undefined)) ? m.spareLauncher.idlePid : undefined;
+      expect(idle !== undefined).toBe(namespaces);
+      const fg = await m.runForeground(spec(command, `k${i + 1}`));
+      if (idle !== undefined) expect(fg.result.pid).toBe(idle);
+      expect(fg.result).toMatchObject({ exitCode, signal, output });
+      const bg = await m.startBackground(spec(command, `kb${i + 1}`));
+      expect(await m.waitForCompletion(bg.id, 10_000)).toMatchObject({ completed: true, exitCode, signal, output });
+    }
     await m.dispose();
   });
 
