@@ -13,7 +13,9 @@ import { execFileSync } from "node:child_process";
 import { PROCESS_GROUP_ISOLATION, detectProcessIsolation, namespaceIsolation, probeIsolation, type ProcessIsolation } from "./process-isolation.js";
 import { RunningProcess } from "./process-runner.js";
 import { SPARE_POOL_SIZE } from "./spare-launcher.js";
-import { TaskManager } from "./task-manager.js";
+import { QUEUE_RETRY_AFTER_MS, TaskManager } from "./task-manager.js";
+import { ErrorCode } from "../errors/error-code.js";
+import { ToolError } from "../errors/tool-error.js";
 import { uuidV7 } from "./task-id.js";
 
 jest.setTimeout(30_000);
@@ -218,13 +220,12 @@ describe("TaskManager", () => {
     expect(uuidV7(1000) < uuidV7(2000)).toBe(true);
   });
 
-  it("runs background tasks, waits, kills, evicts to tombstones, and enforces the limit", async () => {
-    const m = new TaskManager({ maxRunning: 2, completedTaskTtlMs: 50 });
+  it("runs background tasks, waits, kills and evicts to tombstones", async () => {
+    const m = new TaskManager({ completedTaskTtlMs: 50 });
     const completions: string[] = [];
     m.onCompleted((s) => completions.push(s.taskId));
     const a = await m.startBackground(spec("sleep 1; echo A", "a"));
     const b = await m.startBackground(spec("sleep 1000", "b"));
-    await expect(m.startBackground(spec("true", "c"))).rejects.toThrow("too many commands running in this session (limit 2)");
     const snap = await m.waitForCompletion(a.id, 5_000);
     expect(snap).toMatchObject({ taskId: a.id, completed: true, exitCode: 0, output: "A\n", blockWaited: true, isBackgrounded: true });
     expect(await m.kill(b.id)).toBe("killed");
@@ -236,6 +237,50 @@ describe("TaskManager", () => {
     expect(await m.snapshot(a.id)).toMatchObject({ output: "", truncated: true, completed: true });
     expect(m.knownIds().sort()).toEqual([a.id, b.id].sort());
     await m.dispose();
+  });
+
+  it("queues commands beyond the running limit, first come first served, and refuses beyond the queue", async () => {
+    const m = new TaskManager({ maxRunning: 2, maxQueued: 2 });
+    const a = await m.startBackground(spec("sleep 1000", "qa"));
+    const b = await m.startBackground(spec("sleep 1000", "qb"));
+    const order: string[] = [];
+    const c = m.runForeground({ ...spec("echo C", "qc"), timeoutMs: 20_000 }).then((r) => (order.push("c"), r));
+    const d = m.startBackground(spec("echo D", "qd")).then((t) => (order.push("d"), t));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([m.runningCount, m.queuedCount]).toEqual([2, 2]);
+    const refused = await m.startBackground(spec("true", "qe")).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: ErrorCode.RATE_LIMITED, retryable: true, message: "Terminal error: too many commands in this session (2 running, 2 waiting to start)" });
+    expect((refused as ToolError).details).toMatchObject({ retry_after_ms: QUEUE_RETRY_AFTER_MS });
+    expect(order).toEqual([]);
+    await m.kill(a.id);
+    expect((await c).result).toMatchObject({ exitCode: 0, output: "C\n" });
+    await m.kill(b.id);
+    const dTask = await d;
+    expect(order).toEqual(["c", "d"]);
+    expect(await m.waitForCompletion(dTask.id, 10_000)).toMatchObject({ exitCode: 0, output: "D\n" });
+    expect([m.runningCount, m.queuedCount]).toEqual([0, 0]);
+    await m.dispose();
+  });
+
+  it("ends a queued command's wait at its timeout, the queue's limit, a cancel, or the session's close", async () => {
+    const m = new TaskManager({ maxRunning: 1, maxQueueWaitMs: 300 });
+    await m.startBackground(spec("sleep 1000", "wa"));
+    // Its own timeout first: the command did not start in time.
+    await expect(m.runForeground({ ...spec("true", "wb"), timeoutMs: 100 })).rejects.toMatchObject({ code: ErrorCode.TIMEOUT, retryable: true });
+    // The queue's limit first: refused for lack of room, retryable.
+    await expect(m.runForeground({ ...spec("true", "wc"), timeoutMs: 60_000 })).rejects.toMatchObject({ code: ErrorCode.RATE_LIMITED, retryable: true });
+    const controller = new AbortController();
+    const cancelled = m.startBackground({ ...spec("true", "wd"), signal: controller.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(m.queuedCount).toBe(1);
+    controller.abort();
+    await expect(cancelled).rejects.toMatchObject({ code: ErrorCode.CANCELLED });
+    expect(m.queuedCount).toBe(0);
+    const pending = m.startBackground(spec("true", "we")).catch((e: unknown) => e);
+    await new Promise((resolve) => setImmediate(resolve));
+    await m.dispose();
+    expect(await pending).toMatchObject({ code: ErrorCode.EXECUTION_FAILED, message: "Terminal error: the session is closing" });
+    expect(m.runningCount).toBe(0);
   });
 
   it("kills a command whose output passes the kill threshold (signal output_limit)", async () => {
