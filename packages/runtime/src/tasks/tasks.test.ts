@@ -177,6 +177,9 @@ describe("signals and exit codes (the command is a normal child of an init, not 
     ["trap 'echo trapped; exit 3' TERM; kill $$; sleep 5; echo late", { exitCode: 3, signal: null }, "trapped\n"],
     ["sleep 100 & kill $!; wait $!; echo $?", { exitCode: 0, signal: null }, "143\n"],
     ["trap '' TERM; kill $$; echo ignored", { exitCode: 0, signal: null }, "ignored\n"],
+    // The group's other members (the init and what leads it) do not die of a signal the shell handles.
+    ["trap 'echo usr1' USR1; kill -USR1 0; echo still", { exitCode: 0, signal: null }, "usr1\nstill\n"],
+    ["trap 'echo hup' HUP; kill -HUP 0; echo still", { exitCode: 0, signal: null }, "hup\nstill\n"],
   ];
 
   it.each(isolations.flatMap(([name, isolation]) => CASES.map(([command, exit, output]) => [name, command, isolation, exit, output] as const)))(
