@@ -4,10 +4,13 @@
 // 200 concurrent commands that all complete; a NUL in the command refused as bad input.
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { ErrorCode } from "@grok-tools/proto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnServer, type SpawnedServer } from "../src/spawn-server.js";
+import type { ExecuteOptions } from "../src/client.js";
+import { ToolsRpcError } from "../src/errors.js";
 import type { ToolCallResult } from "../src/tool-result.js";
 
 jest.setTimeout(120_000);
@@ -24,12 +27,15 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+const workspaceOf = new Map<SpawnedServer, string>();
+
 async function start(name: string, env: NodeJS.ProcessEnv = process.env): Promise<SpawnedServer> {
   const workspace = await mkdtemp(path.join(root, `${name}-ws-`));
   // The token on the command line and in the environment: the worst a host can do.
   const server = await spawnServer({ workspace, stateDir: path.join(root, `${name}-state`), authToken: TOKEN, args: ["--auth-token", TOKEN], env });
   const finalized = await server.client.finalize({ tools: SHELL_TOOLS, clientCallbackAddr: "127.0.0.1:1", clientCallbackSecret: CALLBACK_SECRET });
   expect(finalized.success).toBe(true);
+  workspaceOf.set(server, workspace);
   return server;
 }
 
@@ -38,8 +44,8 @@ function prompt(result: ToolCallResult): string {
   return result.promptText;
 }
 
-const run = (server: SpawnedServer, command: string, extra: Record<string, unknown> = {}) =>
-  server.client.executeTool("run_terminal_cmd", { command, description: "test", ...extra }, { deadlineMs: 60_000 });
+const run = (server: SpawnedServer, command: string, extra: Record<string, unknown> = {}, options: ExecuteOptions = {}) =>
+  server.client.executeTool("run_terminal_cmd", { command, description: "test", ...extra }, { deadlineMs: 60_000, ...options });
 
 describe.each([
   ["the detected isolation", {}],
@@ -61,7 +67,11 @@ describe.each([
     ["trap 'echo trapped; exit 3' TERM; kill $$; sleep 5", "exit: 3\ntrapped\n"],
     ["sleep 100 & kill $!; wait $!; echo $?", "exit: 0\n143\n"],
   ])("foreground %s, cold then warm", async (command, expected) => {
-    // The first call after a pause may find a spare launcher or not; three in a row cover both.
+    // A working directory no call used before has no spare launcher made for it: cold.
+    const fresh = `cold-${Math.random().toString(36).slice(2)}`;
+    await mkdir(path.join(workspaceOf.get(server)!, fresh));
+    expect(prompt(await run(server, command, {}, { workingDirectory: fresh }))).toBe(expected);
+    // Then in the workspace, where spare launchers wait between calls (the unit tests pin warm).
     for (let i = 0; i < 3; i++) expect(prompt(await run(server, command))).toBe(expected);
   });
 
@@ -97,10 +107,13 @@ describe("a command looking for the server's secrets", () => {
     ["env"],
     // The pattern is assembled by the shell, so that it is not in the command's own argv.
     [`a=${TOKEN.slice(0, 4)}; b=${TOKEN.slice(4, 12)}; grep -l -- "$a$b" /proc/[0-9]*/environ /proc/[0-9]*/cmdline 2>/dev/null; echo scanned`],
+    // Root may unmount its /proc (only tried where /proc is already private: elsewhere it would
+    // unmount the host's); what is underneath must not be the host's.
+    ["[ -e /proc/SERVER_PID ] || { umount /proc || umount -l /proc; }; ls /proc; cat /proc/*/environ /proc/*/cmdline; ps -eo args"],
   ])("finds neither the token nor the callback secret with %s", async (command) => {
     if (!privateProc) return;
     for (const is_background of [false, true]) {
-      const result = await run(server, command, { is_background });
+      const result = await run(server, command.replace("SERVER_PID", String(server.process.pid)), { is_background });
       let text = prompt(result);
       if (is_background) {
         const id = (result.ok && (result.output as { task_id: string }).task_id) || "";
@@ -108,8 +121,12 @@ describe("a command looking for the server's secrets", () => {
         text = prompt(await server.client.executeTool("get_task_output", { task_ids: [id] }));
         expect(text).toContain("Status: ");
       }
-      expect(text).not.toContain(TOKEN.slice(0, 12));
-      expect(text).not.toContain(CALLBACK_SECRET.slice(0, 12));
+      // The whole output, not the head and tail the reply shows.
+      const log = await readFile((result.ok && (result.output as { output_file: string }).output_file) || "", "utf8");
+      for (const seen of [text, log]) {
+        expect(seen).not.toContain(TOKEN.slice(0, 12));
+        expect(seen).not.toContain(CALLBACK_SECRET.slice(0, 12));
+      }
     }
   });
 
@@ -132,6 +149,44 @@ describe("many commands at once", () => {
   it("runs 200 concurrent commands to completion (beyond 64 they wait their turn)", async () => {
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => run(server, `echo n${i}`)));
     expect(results.map((r) => (r.ok ? r.promptText : JSON.stringify(r.error)))).toEqual(Array.from({ length: 200 }, (_, i) => `exit: 0\nn${i}\n`));
+  });
+});
+
+describe("a call waiting for room in a full session", () => {
+  let server: SpawnedServer;
+  beforeAll(async () => {
+    server = await start("queue");
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("ends at its own deadline, timeout or cancel, and leaves the queue then", async () => {
+    // The session's 64 places, taken by commands that never end on their own.
+    const ids: string[] = [];
+    for (let i = 0; i < 64; i++) {
+      const started = await run(server, "sleep 1000", { is_background: true });
+      ids.push((started.ok && (started.output as { task_id: string }).task_id) || "");
+    }
+    // Each of these would take the first free place and keep it, had it stayed in the queue.
+    const marker = (name: string) => path.join(workspaceOf.get(server)!, `ran-${name}`);
+    const holds = (name: string) => `touch ${marker(name)}; sleep 1000`;
+    const byDeadline = run(server, holds("deadline"), {}, { deadlineMs: 1_000 }).catch((e: unknown) => e);
+    const byCallTimeout = run(server, holds("call-timeout"), {}, { timeoutMs: 1_000 });
+    const byOwnTimeout = run(server, holds("own-timeout"), { timeout: 1_000 });
+    const controller = new AbortController();
+    const byCancel = run(server, holds("cancel"), {}, { signal: controller.signal }).catch((e: unknown) => e);
+    const byCancelBackground = run(server, holds("cancel-bg"), { is_background: true }, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(await byDeadline).toMatchObject({ name: "ToolsRpcError", codeName: "DEADLINE_EXCEEDED" });
+    expect(await byCallTimeout).toMatchObject({ ok: false, error: { code: ErrorCode.ERROR_CODE_TIMEOUT } });
+    expect(await byOwnTimeout).toMatchObject({ ok: false, error: { code: ErrorCode.ERROR_CODE_TIMEOUT, message: expect.stringContaining("did not start within its timeout of 1000 ms") } });
+    controller.abort();
+    expect(await byCancel).toBeInstanceOf(ToolsRpcError);
+    expect(await byCancelBackground).toBeInstanceOf(ToolsRpcError);
+    // One place frees up: the next call gets it at once, as nobody waits before it any more.
+    expect(prompt(await server.client.executeTool("kill_task", { task_id: ids.pop() }))).toBe("killed: Task was terminated successfully");
+    expect(prompt(await run(server, "echo next", {}, { deadlineMs: 30_000 }))).toBe("exit: 0\nnext\n");
+    expect(["deadline", "call-timeout", "own-timeout", "cancel", "cancel-bg"].filter((name) => existsSync(marker(name)))).toEqual([]);
   });
 });
 

@@ -58,23 +58,40 @@ export const INIT_NAME = "grok-tools-init";
 // wait status and `jobs -l` (which says `Done(N)` for an exit, the signal's name for a kill),
 // and exits, which kills whatever the command left in the namespace. This shell, outside the
 // namespace and so killable by its own signals, then exits with the same code or kills itself
-// with the same signal, so whoever spawned it sees exactly what the command did. It ignores the
-// signals a process group gets (`kill 0`, the server's SIGTERM), as the init does (PID 1
-// ignores them anyway); `env --default-signal` gives the command default dispositions again
-// (an asynchronous list also starts with SIGINT and SIGQUIT ignored). The init's stderr is
-// dropped: dash reports killed jobs there.
-const LEADER_SCRIPT = [
-  "trap '' HUP INT QUIT USR1 USR2 PIPE ALRM TERM TSTP TTIN TTOU XCPU XFSZ VTALRM PROF",
-  "exec 3>&1",
-  's=$(exec 2>/dev/null; "$@" >&3 2>&3 3>&- & wait $!; echo "$?"; jobs -l)',
-  "exec 3>&-",
-  "r=${s%%[!0-9]*}",
-  "case $s in",
-  '*Done*) exit "$r";;',
-  `*'['*) n=$((r - 128)); ulimit -c 0; trap - "$n" 2>/dev/null; kill -"$n" $$;;`,
-  "esac",
-  'exit "$r"',
-].join("\n");
+// with the same signal, so whoever spawned it sees exactly what the command did; a signal above
+// 31, which Node reports as exit 0 (it has no name for it), becomes exit 128+N as bash reports
+// it. It ignores the signals a process group gets (`kill 0`, the server's SIGTERM), as the init
+// does (PID 1 ignores them anyway); `env --default-signal` gives the command default
+// dispositions again (an asynchronous list also starts with SIGINT and SIGQUIT ignored). The
+// init's stderr is dropped: dash reports killed jobs there. `setup` runs in the command's
+// process (PID 2) before it execs the command.
+function leaderScript(setup: string): string {
+  return [
+    "trap '' HUP INT QUIT USR1 USR2 PIPE ALRM TERM TSTP TTIN TTOU XCPU XFSZ VTALRM PROF",
+    "exec 3>&1",
+    `s=$(exec 2>/dev/null; { ${setup}exec "$@" >&3 2>&3 3>&-; } & wait $!; echo "$?"; jobs -l)`,
+    "exec 3>&-",
+    "r=${s%%[!0-9]*}",
+    "case $s in",
+    '*Done*) exit "$r";;',
+    `*'['*) n=$((r - 128)); [ "$n" -lt 32 ] || exit "$r"; ulimit -c 0; trap - "$n" 2>/dev/null; kill -"$n" $$;;`,
+    "esac",
+    'exit "$r"',
+  ].join("\n");
+}
+
+// A /proc of the command's own, in the mount namespace the leader's `unshare --mount` made:
+// the host's /proc is detached first, so that a command with the right to unmount (root) finds
+// an empty directory under its /proc, not the host's processes. Where the host's /proc cannot
+// be detached (it is locked in a user namespace), the command runs in a nested user namespace
+// instead, whose copy of the mounts is locked as a whole, this /proc included.
+function privateProcSetup(mount: string, umount: string): string {
+  return `${shellQuote(umount)} -l /proc; ${shellQuote(mount)} -t proc -o nosuid,nodev,noexec proc /proc || { echo "grok-tools: could not mount a /proc for the command" >&3; exit 126; }; `;
+}
+
+function shellQuote(word: string): string {
+  return `'${word.replaceAll("'", "'\\''")}'`;
+}
 
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -96,6 +113,8 @@ export interface NamespaceTools {
   unshare?: string;
   env?: string;
   shell?: string;
+  mount?: string;
+  umount?: string;
   bwrap?: string;
 }
 
@@ -118,15 +137,18 @@ export const PROCESS_GROUP_ISOLATION: ProcessIsolation = Object.freeze({
 });
 
 /**
- * The init layout: `unshare --pid` (no fork) → the leader script (outside) → the init
- * (PID 1) → `[unshare --mount-proc] env --default-signal` → `argv` (PID 2).
+ * The init layout: `unshare --pid [--mount]` (no fork) → the leader script (outside) → the
+ * init (PID 1) → [its own /proc] `[unshare --user --mount] env --default-signal` → `argv` (PID 2).
  * @internal Exported for tests; {@link detectProcessIsolation} picks one that works.
  */
 export function namespaceIsolation(options: NamespaceOptions, tools: NamespaceTools = resolveTools()): ProcessIsolation | undefined {
-  const { unshare, env: envTool, shell } = tools;
+  const { unshare, env: envTool, shell, mount, umount } = tools;
   if (!unshare || !envTool || !shell) return undefined;
-  const outer = options.userNamespace ? ["--user", "--map-root-user", "--pid"] : ["--pid"];
-  const inner = options.privateProc ? [unshare, "--mount-proc", "--propagation", "slave", "--"] : [];
+  if (options.privateProc && (!mount || !umount)) return undefined;
+  const outer = [...(options.userNamespace ? ["--user", "--map-root-user"] : []), "--pid", ...(options.privateProc ? ["--mount", "--propagation", "slave"] : [])];
+  // `unchanged`: the nested namespace keeps `slave`, so host mounts made later still appear.
+  const nested = options.privateProc && options.userNamespace ? [unshare, "--user", "--map-root-user", "--mount", "--propagation", "unchanged", "--"] : [];
+  const script = leaderScript(options.privateProc ? privateProcSetup(mount!, umount!) : "");
   const how = options.userNamespace ? "unshare (user namespace)" : "unshare";
   return Object.freeze({
     mode: "pid-namespace" as const,
@@ -137,7 +159,7 @@ export function namespaceIsolation(options: NamespaceOptions, tools: NamespaceTo
       : `commands run in their own PID namespace via ${how}, under a minimal init; a /proc of their own could not be mounted, so commands can see the server's process in /proc`,
     wrap: (argv: readonly string[], env: Readonly<Record<string, string>>): ContainedCommand => ({
       file: unshare,
-      args: [...outer, "--", shell, "-c", LEADER_SCRIPT, INIT_NAME, ...inner, envTool, "--default-signal", "--", ...environmentRepairs(env), ...argv],
+      args: [...outer, "--", shell, "-c", script, INIT_NAME, ...nested, envTool, "--default-signal", "--", ...environmentRepairs(env), ...argv],
       env: { ...env },
     }),
   });
@@ -172,15 +194,17 @@ function candidates(tools: NamespaceTools): ProcessIsolation[] {
 
 /**
  * Whether `isolation` works here as it claims: the command is not PID 1, sees only its own
- * namespace in /proc when `privateProc`, and a self-inflicted SIGKILL reaches the spawner as
- * SIGKILL (exit 137 for bubblewrap).
+ * namespace in /proc when `privateProc` (also after unmounting it), and a self-inflicted
+ * SIGKILL reaches the spawner as SIGKILL (exit 137 for bubblewrap).
  * @internal Exported for tests.
  */
 export function probeIsolation(isolation: ProcessIsolation): boolean {
   // `cd -P /proc/self` lands in the directory named by this shell's pid as /proc counts it: its
-  // own pid ($$) only when /proc belongs to its namespace.
-  const check = isolation.privateProc ? 'cd -P /proc/self && [ "$PWD" = "/proc/$$" ] && ' : "";
-  const script = `[ "$$" != 1 ] && ${check}kill -9 $$; exit 1`;
+  // own pid ($$) only when /proc belongs to its namespace. Unmounting it must not uncover the
+  // host's /proc (an empty directory, or a refusal, is what a command finds then).
+  const own = 'cd -P /proc/self && [ "$PWD" = "/proc/$$" ]';
+  const privateProc = isolation.privateProc ? `${own} || exit 1; cd / && umount /proc 2>/dev/null; [ ! -e /proc/self ] || { ${own}; } || exit 1; ` : "";
+  const script = `[ "$$" != 1 ] || exit 1; ${privateProc}kill -9 $$; exit 1`;
   const { file, args, env } = isolation.wrap(["/bin/sh", "-c", script], { PATH: process.env.PATH ?? "/usr/bin:/bin" });
   const probe = spawnSync(file, args, { env, stdio: "ignore", timeout: PROBE_TIMEOUT_MS });
   return isolation.exactSignals ? probe.signal === "SIGKILL" : probe.status === 137;
@@ -225,10 +249,14 @@ function resolveTools(): NamespaceTools {
   const unshare = find("unshare");
   const env = find("env");
   const shell = find("dash") ?? "/bin/sh";
+  const mount = find("mount");
+  const umount = find("umount");
   const bwrap = find("bwrap");
   if (unshare) tools.unshare = unshare;
   if (env) tools.env = env;
   tools.shell = shell;
+  if (mount) tools.mount = mount;
+  if (umount) tools.umount = umount;
   if (bwrap) tools.bwrap = bwrap;
   return tools;
 }

@@ -205,10 +205,40 @@ describe("signals and exit codes (the command is a normal child of an init, not 
     expect(p.output.text()).toBe("pid=2 ppid=1\ninit-alive\nzombies=0\nserver-hidden\ninit-is-ours\n");
   });
 
+  // Root (here, or mapped root in a user namespace) may unmount the command's /proc: what is
+  // underneath must not be the host's.
+  const privateLayouts: Array<[string, ProcessIsolation]> = namespaces
+    ? ([
+        ["plain", namespaceIsolation({ userNamespace: false, privateProc: true })],
+        ["user namespace", namespaceIsolation({ userNamespace: true, privateProc: true })],
+      ] as Array<[string, ProcessIsolation | undefined]>).filter((entry): entry is [string, ProcessIsolation] => entry[1] !== undefined && probeIsolation(entry[1]))
+    : [];
+  if (namespaces && privateLayouts.length < 2) console.log(`skipping ${2 - privateLayouts.length} of the private /proc layouts: this host refuses them`);
+  (privateLayouts.length > 0 ? it : it.skip)("keeps the server's process out of reach when the command unmounts its /proc", async () => {
+    for (const [name, isolation] of privateLayouts) {
+      const command = [
+        // Only where /proc is already the command's own: elsewhere this would unmount the host's.
+        `cd /; [ -e /proc/${process.pid} ] || { umount /proc 2>/dev/null || umount -l /proc 2>/dev/null; }`,
+        `[ -e /proc/${process.pid} ] && echo "${name}: server-visible" || echo "${name}: server-hidden"`,
+        // A new proc mount shows the namespace of whoever mounts it: still only the command's own.
+        `mkdir -p ${dir}/p && mount -t proc proc ${dir}/p 2>/dev/null; ls ${dir}/p | grep -c '^[0-9]' | awk '{ print ($1 < 10) ? "few" : "many" }'; umount ${dir}/p 2>/dev/null; rmdir ${dir}/p`,
+      ].join("\n");
+      const p = await RunningProcess.start({ command, cwd: dir, env: childEnvironment(), logFile: path.join(dir, "umount.log"), outputLimitChars: 1000, isolation });
+      expect(await p.done).toEqual({ exitCode: 0, signal: null });
+      expect(p.output.text()).toBe(`${name}: server-hidden\nfew\n`);
+    }
+  });
+
+  (namespaces ? it : it.skip)("reports a signal Node has no name for (above 31) as exit 128+N, never as exit 0", async () => {
+    const p = await RunningProcess.start({ command: "kill -40 $$; echo survived", cwd: dir, env: childEnvironment(), logFile: path.join(dir, "rt.log"), outputLimitChars: 100 });
+    expect(await p.done).toEqual({ exitCode: 168, signal: null });
+    expect(p.output.text()).toBe("");
+  });
+
   (namespaces ? it : it.skip)("reports a command's exit code, never a made-up signal, when the init's shell cannot tell kills from exits", async () => {
     const which = (name: string) => execFileSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).trim();
     // bash forgets a job once `wait` has collected it, so the init cannot read how it ended.
-    const withBash = namespaceIsolation({ userNamespace: false, privateProc: true }, { unshare: which("unshare"), env: which("env"), shell: which("bash") })!;
+    const withBash = namespaceIsolation({ userNamespace: false, privateProc: true }, { unshare: which("unshare"), env: which("env"), shell: which("bash"), mount: which("mount"), umount: which("umount") })!;
     expect(probeIsolation(withBash)).toBe(false);
     const p = await RunningProcess.start({ command: "kill -9 $$", cwd: dir, env: childEnvironment(), logFile: path.join(dir, "bash-init.log"), outputLimitChars: 100, isolation: withBash });
     expect(await p.done).toEqual({ exitCode: 137, signal: null });
