@@ -162,9 +162,7 @@ export class RunningProcess {
 
   async #run(options: SpawnCommandOptions, log: WriteStream | undefined, resolveSpawned: () => void, rejectSpawned: (error: Error) => void): Promise<ProcessExit> {
     const shell = options.shell ? (path.basename(options.shell) === "zsh" ? [options.shell, "-o", "nonomatch"] : [options.shell]) : resolveShell();
-    // `exec "$@" 2>&1`: stderr joins stdout on one pipe, so the two interleave in the
-    // order the command wrote them; the wrapper sh replaces itself and leaves no process.
-    const argv = ["-c", 'exec "$@" 2>&1', "sh", ...this.#isolation.prefix, ...shell, "-c", options.command];
+    const namespaced = this.#isolation.mode === "pid-namespace";
     const logCap = options.logCapBytes ?? MAX_LOG_FILE_BYTES;
     const killBytes = options.outputKillBytes ?? MAX_OUTPUT_BYTES_BEFORE_KILL;
     let child: ChildProcess | undefined;
@@ -185,16 +183,18 @@ export class RunningProcess {
     }
     if (!stdout) {
       const env = { ...options.env, [PROCESS_MARKER_ENV]: this.#marker };
-      // With a namespace wrapper, one socket given as both stdout and stderr replaces the
-      // `sh` in front of it (one exec less); the wrapper still execs the shell itself.
-      const pair = this.#isolation.prefix.length > 0 ? await createSocketPair() : undefined;
+      // With a namespace, one socket given as both stdout and stderr saves an `sh` in front of
+      // the wrapper (its init hands the command that socket as both).
+      const pair = namespaced ? await createSocketPair() : undefined;
       try {
         if (pair) {
-          const [file, ...prefixArgs] = this.#isolation.prefix;
-          child = spawn(file!, [...prefixArgs, ...shell, "-c", options.command], { cwd: options.cwd, env, stdio: ["ignore", pair.childEnd, pair.childEnd], detached: true });
+          const contained = this.#isolation.wrap([...shell, "-c", options.command], env);
+          child = spawn(contained.file, contained.args, { cwd: options.cwd, env: contained.env, stdio: ["ignore", pair.childEnd, pair.childEnd], detached: true });
           stdout = pair.ourEnd;
         } else {
-          child = spawn("/bin/sh", argv, { cwd: options.cwd, env, stdio: ["ignore", "pipe", "ignore"], detached: true });
+          // `exec "$@" 2>&1`: stderr joins stdout on one pipe, so the two interleave in the
+          // order the command wrote them; the wrapper sh replaces itself and leaves no process.
+          child = spawn("/bin/sh", ["-c", 'exec "$@" 2>&1', "sh", ...shell, "-c", options.command], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "ignore"], detached: true });
           stdout = child.stdout!;
         }
       } catch (error) {
@@ -258,10 +258,11 @@ export class RunningProcess {
     }
     this.#exit = exit;
     // The leader is gone; nothing it started may outlive it. In a PID namespace the kernel
-    // already killed the rest (the namespace died with its init, which `--kill-child` /
-    // `--die-with-parent` tie to the leader); with process groups we kill the group and
-    // marked strays.
-    if (this.#isolation.mode === "process-group") await this.#signalTree("SIGKILL");
+    // already killed the rest: the leader outlives the namespace's init, whose exit ends the
+    // namespace, so the group kill there only matters for a leader killed alone from outside
+    // (its init, in the group, still runs). With process groups we kill the group and marked
+    // strays.
+    await this.#signalTree("SIGKILL");
     if (!(await settlesWithin(streamClosed, DRAIN_TIMEOUT_MS))) pipe.destroy();
     this.output.end();
     if (log) await new Promise<void>((resolve) => log.end(() => resolve()));

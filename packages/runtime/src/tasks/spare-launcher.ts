@@ -1,7 +1,8 @@
 /**
- * Pre-started, already isolated launchers per session: `<isolation prefix> /bin/sh -c <stub>`
- * waits on its output socket for one command and then `exec`s it, so the cost of creating the
- * PID namespace is paid ahead of the call. The launchers are forked by the process's
+ * Pre-started, already isolated launchers per session: `/bin/sh -c <stub>`, contained as the
+ * isolation wraps it (PID 2 of its own namespace, under the namespace's init), waits on its
+ * output socket for one command and then `exec`s it, so the cost of creating the PID
+ * namespace is paid ahead of the call. The launchers are forked by the process's
  * {@link LauncherHost}, never by the server itself, so making one does not stall the server.
  */
 import { randomUUID } from "node:crypto";
@@ -292,8 +293,8 @@ export class SpareLauncher {
     this.#spares = this.#spares.filter((spare) => spare.alive);
     while (this.#spares.length < SPARE_POOL_SIZE) {
       const marker = randomUUID();
-      const [file, ...prefixArgs] = key.isolation.prefix;
-      const hosted = this.#host.spawn({ file: file!, args: [...prefixArgs, "/bin/sh", "-c", STUB, "sh", ...key.shell], cwd: key.cwd, env: { ...key.env, [MARKER_ENV]: marker } });
+      const contained = key.isolation.wrap(["/bin/sh", "-c", STUB, "sh", ...key.shell], { ...key.env, [MARKER_ENV]: marker });
+      const hosted = this.#host.spawn({ file: contained.file, args: contained.args, cwd: key.cwd, env: contained.env });
       const launch = new WarmLaunch(this.#host, hosted, marker);
       this.#spares.push(launch);
       void launch.exited.then(() => {

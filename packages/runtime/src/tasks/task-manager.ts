@@ -23,8 +23,14 @@ export const COMPLETED_TASK_TTL_MS = 5 * 60_000;
 export const MAX_TASK_TOMBSTONES = 100;
 /** Background tasks are killed after this long (`max_runtime`). */
 export const BACKGROUND_MAX_RUNTIME_MS = 36_000_000;
-/** Commands running at once in one session. */
+/** Commands running at once in one session; more wait in the session's queue. */
 export const MAX_RUNNING_TASKS_PER_SESSION = 64;
+/** Commands that may wait to start in one session; one more is refused (RATE_LIMITED). */
+export const MAX_QUEUED_TASKS_PER_SESSION = 1024;
+/** The longest a command waits in the queue before it is refused (RATE_LIMITED, retryable). */
+export const MAX_QUEUE_WAIT_MS = 120_000;
+/** The retry delay suggested to a caller whose command was refused for lack of room. */
+export const QUEUE_RETRY_AFTER_MS = 1_000;
 /** A completed task's snapshot reads at most this much of its log file. */
 export const MAX_SNAPSHOT_BYTES = 1024 * 1024;
 /** Interval of `BashOutputChunk` notifications. */
@@ -79,6 +85,8 @@ export interface CommandSpec {
   shell?: string;
   logCapBytes?: number;
   outputKillBytes?: number;
+  /** Aborting ends the call: a queued command leaves the queue, a foreground one is killed. */
+  signal?: AbortSignal;
 }
 
 /** A foreground run's options. */
@@ -87,8 +95,6 @@ export interface ForegroundSpec extends CommandSpec {
   timeoutMs: number;
   /** When set, the command moves to the background after `min(budgetMs, timeoutMs)` instead of being killed. */
   autoBackground?: { budgetMs: number };
-  /** Aborting kills the command (client cancel, call deadline). */
-  signal?: AbortSignal;
 }
 
 /** How a foreground run ended. */
@@ -231,6 +237,8 @@ export class ProcessTask {
 interface ManagerOptions {
   log?: Logger;
   maxRunning?: number;
+  maxQueued?: number;
+  maxQueueWaitMs?: number;
   completedTaskTtlMs?: number;
   backgroundMaxRuntimeMs?: number;
 }
@@ -239,24 +247,32 @@ interface ManagerOptions {
 export class TaskManager {
   readonly #log: Logger;
   readonly #maxRunning: number;
+  readonly #maxQueued: number;
+  readonly #maxQueueWaitMs: number;
   readonly #ttlMs: number;
   readonly #maxRuntimeMs: number;
   /** Tasks with a model-visible id (background and auto-backgrounded), in start order. */
   readonly #tasks = new Map<string, ProcessTask>();
   /** Foreground commands in flight (killed on dispose). */
   readonly #foreground = new Set<ProcessTask>();
+  /** Every command that runs (foreground and background), until it completed. */
+  readonly #running = new Set<ProcessTask>();
+  /** Commands waiting for room to start, first come first served. */
+  readonly #queue: QueuedStart[] = [];
   readonly #tombstones = new Map<string, TaskSnapshot>();
   readonly #evictions = new Map<string, NodeJS.Timeout>();
   readonly #completionListeners = new Set<(snapshot: TaskSnapshot) => void>();
   #disposed = false;
   /** The session's pre-started isolated launcher for foreground commands (never shared). */
   readonly #spare = new SpareLauncher();
-  /** Spawns in flight, counted against the limit. */
+  /** Spawns in flight (room granted, process not yet running), counted against the limit. */
   #starting = 0;
 
   constructor(options: ManagerOptions = {}) {
     this.#log = options.log ?? silentLogger;
     this.#maxRunning = options.maxRunning ?? MAX_RUNNING_TASKS_PER_SESSION;
+    this.#maxQueued = options.maxQueued ?? MAX_QUEUED_TASKS_PER_SESSION;
+    this.#maxQueueWaitMs = options.maxQueueWaitMs ?? MAX_QUEUE_WAIT_MS;
     this.#ttlMs = options.completedTaskTtlMs ?? COMPLETED_TASK_TTL_MS;
     this.#maxRuntimeMs = options.backgroundMaxRuntimeMs ?? BACKGROUND_MAX_RUNTIME_MS;
   }
@@ -268,10 +284,12 @@ export class TaskManager {
 
   /** Commands running now (foreground and background). */
   get runningCount(): number {
-    let count = 0;
-    for (const task of this.#foreground) if (!task.completed) count++;
-    for (const task of this.#tasks.values()) if (!task.completed && !this.#foreground.has(task)) count++;
-    return count;
+    return this.#running.size;
+  }
+
+  /** Commands waiting in the queue for room to start. */
+  get queuedCount(): number {
+    return this.#queue.length;
   }
 
   /** Subscribes to background-task completions; returns the unsubscribe function. */
@@ -282,9 +300,11 @@ export class TaskManager {
 
   /** Starts a background command under a fresh UUIDv7 id and returns at once. */
   async startBackground(spec: CommandSpec & { timeoutMs?: number }): Promise<ProcessTask> {
+    const timeoutMs = spec.timeoutMs !== undefined && spec.timeoutMs > 0 ? spec.timeoutMs : undefined;
+    const waitedMs = await this.#room(spec.signal, timeoutMs);
     const task = await this.#spawn(uuidV7(), spec, true);
     this.#tasks.set(task.id, task);
-    if (spec.timeoutMs !== undefined && spec.timeoutMs > 0) task.after(spec.timeoutMs, () => void task.kill("timeout"));
+    if (timeoutMs !== undefined) task.after(timeoutMs - waitedMs, () => void task.kill("timeout"));
     task.after(this.#maxRuntimeMs, () => void task.kill("max_runtime"));
     this.#reportWhenDone(task);
     return task;
@@ -293,9 +313,12 @@ export class TaskManager {
   /**
    * Runs a foreground command until it exits, times out (killed, signal `timeout`), is
    * cancelled through `spec.signal` (killed, signal `cancelled`), or moves to the background
-   * (then its id is the call id and it keeps running under the manager).
+   * (then its id is the call id and it keeps running under the manager). When the session
+   * already runs its limit of commands, the command first waits its turn; that wait counts
+   * against its timeout and its background budget.
    */
   async runForeground(spec: ForegroundSpec): Promise<ForegroundOutcome> {
+    const waitedMs = await this.#room(spec.signal, spec.timeoutMs);
     const task = await this.#spawn(spec.toolCallId, spec, false);
     this.#foreground.add(task);
     const onAbort = () => void task.kill("cancelled");
@@ -303,9 +326,9 @@ export class TaskManager {
       if (spec.signal?.aborted) onAbort();
       spec.signal?.addEventListener("abort", onAbort, { once: true });
       if (spec.autoBackground) {
-        task.after(Math.min(spec.autoBackground.budgetMs, spec.timeoutMs), () => this.#background(task));
+        task.after(Math.min(spec.autoBackground.budgetMs, spec.timeoutMs) - waitedMs, () => this.#background(task));
       } else {
-        task.after(spec.timeoutMs, () => void task.kill("timeout"));
+        task.after(spec.timeoutMs - waitedMs, () => void task.kill("timeout"));
       }
       const first = await Promise.race([task.completion.then(() => "completed" as const), task.whenBackgrounded().then(() => "backgrounded" as const)]);
       if (first === "backgrounded") return { kind: "backgrounded", task, result: task.result() };
@@ -381,38 +404,121 @@ export class TaskManager {
   async dispose(): Promise<void> {
     this.#disposed = true;
     this.#spare.dispose();
+    for (const queued of this.#queue.splice(0)) queued.refuse(closingError());
     for (const timer of this.#evictions.values()) clearTimeout(timer);
     this.#evictions.clear();
     const running = [...this.#foreground, ...this.#tasks.values()].filter((task) => !task.completed);
     await Promise.allSettled(running.map((task) => task.kill("killed")));
   }
 
-  async #spawn(id: string, spec: CommandSpec, background: boolean): Promise<ProcessTask> {
-    if (this.#disposed) throw new ToolError(ErrorCode.EXECUTION_FAILED, "Terminal error: the session is closing");
-    if (this.runningCount + this.#starting >= this.#maxRunning) {
-      throw new ToolError(ErrorCode.EXECUTION_FAILED, `Terminal error: too many commands running in this session (limit ${this.#maxRunning})`, {
-        suggestion: "Wait for running background tasks to finish or kill some before starting more.",
-        retryable: true,
-      });
+  /**
+   * Reserves room for one command (counted in `#starting` until `#spawn` hands it over):
+   * at once when the session runs fewer than its limit and nobody queues before it, else
+   * after waiting its turn, for at most the queue's wait, `timeoutMs` (the command's own
+   * deadline) or until `signal` aborts. Resolves with the milliseconds waited.
+   */
+  #room(signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<number> {
+    if (this.#disposed) return Promise.reject(closingError());
+    if (this.#queue.length === 0 && this.#hasRoom()) {
+      this.#starting++;
+      return Promise.resolve(0);
     }
+    if (this.#queue.length >= this.#maxQueued) {
+      return Promise.reject(
+        new ToolError(ErrorCode.RATE_LIMITED, `Terminal error: too many commands in this session (${this.runningCount} running, ${this.#queue.length} waiting to start)`, {
+          suggestion: `Retry in ${QUEUE_RETRY_AFTER_MS / 1000} s, once some of the running commands have finished, or kill background tasks that are no longer needed.`,
+          details: { running: this.runningCount, queued: this.#queue.length, max_running: this.#maxRunning, max_queued: this.#maxQueued, retry_after_ms: QUEUE_RETRY_AFTER_MS },
+        }),
+      );
+    }
+    if (signal?.aborted) return Promise.reject(cancelledError());
+    const started = Date.now();
+    const limitMs = Math.min(this.#maxQueueWaitMs, timeoutMs ?? Infinity);
+    const byTimeout = timeoutMs !== undefined && timeoutMs <= this.#maxQueueWaitMs;
+    return new Promise<number>((resolve, reject) => {
+      const leave = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        const index = this.#queue.indexOf(entry);
+        if (index >= 0) this.#queue.splice(index, 1);
+      };
+      const entry: QueuedStart = {
+        grant: () => {
+          leave();
+          this.#starting++;
+          resolve(Date.now() - started);
+        },
+        refuse: (error) => {
+          leave();
+          reject(error);
+        },
+      };
+      const onAbort = () => entry.refuse(cancelledError());
+      const timer = setTimeout(() => {
+        const running = this.runningCount;
+        entry.refuse(
+          byTimeout
+            ? new ToolError(ErrorCode.TIMEOUT, `Terminal error: the command did not start within its timeout of ${limitMs} ms: this session already runs ${running} commands (limit ${this.#maxRunning})`, {
+                suggestion: "Retry with a longer timeout, or wait for running background tasks to finish or kill some.",
+                details: { running, max_running: this.#maxRunning, waited_ms: limitMs },
+              })
+            : new ToolError(ErrorCode.RATE_LIMITED, `Terminal error: the command waited ${limitMs} ms to start and did not: this session already runs ${running} commands (limit ${this.#maxRunning})`, {
+                suggestion: `Retry in ${QUEUE_RETRY_AFTER_MS / 1000} s, or wait for running background tasks to finish or kill some.`,
+                details: { running, max_running: this.#maxRunning, waited_ms: limitMs, retry_after_ms: QUEUE_RETRY_AFTER_MS },
+              }),
+        );
+      }, Math.min(limitMs, 2 ** 31 - 1));
+      timer.unref();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#queue.push(entry);
+    });
+  }
+
+  #hasRoom(): boolean {
+    return this.#running.size + this.#starting < this.#maxRunning;
+  }
+
+  /** Hands the room that freed up to the queue, oldest first. */
+  #admit(): void {
+    while (this.#queue.length > 0 && this.#hasRoom()) this.#queue[0]!.grant();
+  }
+
+  /** Spawns a command whose room {@link #room} reserved. */
+  async #spawn(id: string, spec: CommandSpec, background: boolean): Promise<ProcessTask> {
     const holder: { task?: ProcessTask } = {};
-    this.#starting++;
-    const process = await RunningProcess.start({
-      command: spec.command,
-      cwd: spec.cwd,
-      env: background ? { PYTHONUNBUFFERED: "1", ...spec.env } : spec.env,
-      logFile: spec.logFile,
-      outputLimitChars: spec.outputLimitChars,
-      ...(spec.isolation ? { isolation: spec.isolation } : {}),
-      ...(spec.shell ? { shell: spec.shell } : {}),
-      ...(spec.logCapBytes !== undefined ? { logCapBytes: spec.logCapBytes } : {}),
-      ...(spec.outputKillBytes !== undefined ? { outputKillBytes: spec.outputKillBytes } : {}),
-      onOutputLimit: () => void holder.task?.kill("output_limit"),
-      // Foreground calls are the latency-sensitive ones; background ones spawn cold.
-      ...(background ? {} : { launcher: this.#spare }),
-    }).finally(() => this.#starting--);
+    let process: RunningProcess;
+    try {
+      if (this.#disposed) throw closingError();
+      process = await RunningProcess.start({
+        command: spec.command,
+        cwd: spec.cwd,
+        env: background ? { PYTHONUNBUFFERED: "1", ...spec.env } : spec.env,
+        logFile: spec.logFile,
+        outputLimitChars: spec.outputLimitChars,
+        ...(spec.isolation ? { isolation: spec.isolation } : {}),
+        ...(spec.shell ? { shell: spec.shell } : {}),
+        ...(spec.logCapBytes !== undefined ? { logCapBytes: spec.logCapBytes } : {}),
+        ...(spec.outputKillBytes !== undefined ? { outputKillBytes: spec.outputKillBytes } : {}),
+        onOutputLimit: () => void holder.task?.kill("output_limit"),
+        // Foreground calls are the latency-sensitive ones; background ones spawn cold.
+        ...(background ? {} : { launcher: this.#spare }),
+      });
+    } catch (error) {
+      this.#starting--;
+      this.#admit();
+      throw error;
+    }
     const task = new ProcessTask(id, spec, process, background);
+    // In the same turn as the reservation ends, so no other command takes this room meanwhile.
+    this.#starting--;
+    this.#running.add(task);
+    void task.completion.finally(() => {
+      this.#running.delete(task);
+      this.#admit();
+    });
     holder.task = task;
+    // A session closed while this one was starting: dispose did not see it.
+    if (this.#disposed) void task.kill("killed");
     if (spec.notify && !background) {
       spec.notify({ type: "BashOutputChunk", tool_call_id: spec.toolCallId, command: spec.displayCommand ?? spec.command, output: "", total_bytes: 0, truncated: false, cwd: spec.cwd });
     }
@@ -579,6 +685,20 @@ function waitUntil(promise: Promise<unknown>, timeoutMs: number, signal?: AbortS
       () => finish("completed"),
     );
   });
+}
+
+/** A command waiting for room to start. */
+interface QueuedStart {
+  grant(): void;
+  refuse(error: ToolError): void;
+}
+
+function closingError(): ToolError {
+  return new ToolError(ErrorCode.EXECUTION_FAILED, "Terminal error: the session is closing");
+}
+
+function cancelledError(): ToolError {
+  return new ToolError(ErrorCode.CANCELLED, "Terminal error: the command was cancelled before it started");
 }
 
 /** The session service holding the task manager; disposing the session kills every command. */

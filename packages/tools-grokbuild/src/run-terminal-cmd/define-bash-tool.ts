@@ -11,8 +11,11 @@ import { autoBackgroundEnabled, effectiveDefaultTimeoutMs, effectiveMaxTimeoutMs
 /** The params resource id shared by both presets. */
 export const BASH_PARAMS_RESOURCE_ID = "grok_build.Bash";
 
-/** The params check: auto-background needs background execution. */
+/** The params check: no NUL in the command prefix; auto-background needs background execution. */
 export function checkBashParams(params: BashParams): RequirementFailure[] {
+  if (params.cmd_prefix !== null && params.cmd_prefix.includes("\0")) {
+    return [{ message: "cmd_prefix must not contain a NUL character", fieldPath: "params.cmd_prefix", expected: "a shell command without NUL characters", badValue: params.cmd_prefix, category: "params_constraint" }];
+  }
   if (params.auto_background_on_timeout && !params.enabled_background) {
     return [{ message: "auto_background_on_timeout requires enabled_background to be true", fieldPath: "params.auto_background_on_timeout", expected: "false (when enabled_background is false)", badValue: true, category: "params_constraint" }];
   }

@@ -60,6 +60,13 @@ export async function runTerminalCommand(input: BashInput, ctx: ToolContext<Bash
   const params = ctx.params;
   const legacy = ctx.contractVersion === LEGACY_0_4_10;
   const isBackground = input.is_background === true || (ctx.background && params.enabled_background);
+  if (input.command.includes("\0")) {
+    const paramName = ctx.names.param("execute", "command");
+    throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid ${paramName}: it contains a NUL character (\\0), which a shell command cannot contain.`, {
+      suggestion: "Remove the NUL character; to produce a NUL byte, write printf '\\0' in the command.",
+      details: { field: paramName },
+    });
+  }
 
   if (!isBackground && !(params.allow_background_operator && params.enabled_background) && hasBackgroundOperator(input.command, legacy)) {
     const paramName = ctx.names.param("execute", "is_background");
@@ -112,7 +119,7 @@ export async function runTerminalCommand(input: BashInput, ctx: ToolContext<Bash
 
   if (isBackground) {
     const timeoutMs = resolveBackgroundTimeoutMs(input.timeout);
-    const task = await manager.startBackground({ ...spec, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }).catch(failed);
+    const task = await manager.startBackground({ ...spec, ...(timeoutMs !== undefined ? { timeoutMs } : {}), signal: ctx.signal }).catch(failed);
     notify({ type: "BashExecutionBackgrounded", ...base(), output_file: logFile, task_id: task.id, monitor_description: null, description });
     return backgroundResult(ctx, task, input.command, `Background task ${task.id} started`);
   }

@@ -183,6 +183,22 @@ describe("validation", () => {
     }
   });
 
+  it("rejects a NUL in the command as invalid input naming the parameter, with nothing run", async () => {
+    for (const is_background of [false, true]) {
+      const r = err(await h.call("run_terminal_cmd", { command: "echo a\u0000b", description: "nul", is_background }));
+      expect(r.error).toMatchObject({
+        code: ErrorCode.INVALID_INPUT,
+        message: "Invalid command: it contains a NUL character (\\0), which a shell command cannot contain.",
+        suggestion: "Remove the NUL character; to produce a NUL byte, write printf '\\0' in the command.",
+      });
+    }
+    expect(h.notifications.filter((n) => n.type !== "BashOutputChunk")).toEqual([]);
+  });
+
+  it("refuses a NUL in cmd_prefix at finalize", async () => {
+    await expect(startHarness([{ id: "GrokBuild:run_terminal_cmd", paramsJson: JSON.stringify({ enabled_background: false, cmd_prefix: "set -e\u0000" }) }])).rejects.toThrow("cmd_prefix must not contain a NUL character");
+  });
+
   it("rejects a self-matching pkill -f", async () => {
     const e = err(await h.call("run_terminal_cmd", { command: "pkill -f ./server; ./server", description: "d" }));
     expect(e.error.message.startsWith("self-matching pkill/-f: `pkill -f <pat>` matches against the full /proc/PID/cmdline of every process, including the bash wrapper that runs this command (its argv contains `./server`).")).toBe(true);

@@ -172,3 +172,34 @@ describe("background tasks", () => {
     expect(done).toContain("Status: timed_out");
   });
 });
+
+describe("signal deaths and odd ids through the task tools", () => {
+  it("reports a command that kills itself as killed by that signal, and exit 137 as an exit", async () => {
+    expect(text(await h.call("run_terminal_cmd", { command: "echo before; kill -9 $$; echo after", description: "k" }))).toBe("exit: killed (signal 9)\nbefore\n");
+    expect(text(await h.call("run_terminal_cmd", { command: "kill -TERM $$", description: "k" }))).toBe("exit: killed (signal 15)\n");
+    expect(text(await h.call("run_terminal_cmd", { command: "exit 137", description: "k" }))).toBe("exit: 137\n");
+    const killed = await startBg("echo bg; kill -9 $$");
+    const exited = await startBg("exit 137");
+    const waited = text(await h.call("wait_tasks", { task_ids: [killed.id, exited.id], mode: "wait_all", timeout_ms: 10_000 }));
+    expect(waited).toContain(`--- Task ${killed.id} [failed] ---\nCommand: echo bg; kill -9 $$\n`);
+    expect(waited).toContain(`--- Task ${exited.id} [failed] ---\nCommand: exit 137\n`);
+    const one = text(await h.call("get_task_output", { task_ids: [killed.id] }));
+    expect(one).toMatch(new RegExp(`^=== Task ${killed.id} ===\\nCommand: echo bg; kill -9 \\$\\$\\nStatus: failed\\nDuration: [0-9.]+s\\nOutput File: `));
+    expect(one).not.toContain("Exit Code");
+    expect(text(await h.call("get_task_output", { task_ids: [exited.id] }))).toContain("Status: failed\nDuration: ");
+    expect(text(await h.call("get_task_output", { task_ids: [exited.id] }))).toContain("Exit Code: 137\n");
+  });
+
+  it("answers ids with a NUL as unknown ids, with the spec's not-found texts and no internals", async () => {
+    const { id } = await startBg("sleep 0.1");
+    const bad = "x\u0000y";
+    const get = await h.call("get_task_output", { task_ids: [bad] });
+    expect(!get.ok && get.error).toMatchObject({ code: ErrorCode.INVALID_INPUT, message: `Task ${bad} not found. Known task IDs: [${id}]` });
+    for (const tool of ["kill_task", "kill_terminal_command"]) {
+      const kill = await h.call(tool, { task_id: bad });
+      expect(!kill.ok && kill.error).toMatchObject({ code: ErrorCode.INVALID_INPUT, message: `Task or subagent ${bad} not found. Known bash task IDs: [${id}]` });
+    }
+    expect(text(await h.call("wait_tasks", { task_ids: [bad], mode: "wait_any", timeout_ms: 10 }))).toBe(`=== Multi-wait (wait_any) ===\n--- Task ${bad} [not_found] ---\nCommand: \nDuration: 0.00s\nTask ${bad} not found.\n\n0/1 tasks completed (wait_any)`);
+    expect(text(await h.call("get_task_output", { task_ids: [id, bad] }))).toContain(`--- Task ${bad} [not_found] ---\nCommand: \nDuration: 0.00s\nTask ${bad} not found.\n`);
+  });
+});
