@@ -1,0 +1,244 @@
+/**
+ * Checked folders (decision D3, issue #12 item 6): a folder is opened once, confirmed inside the
+ * session roots on its descriptor, and from then on every lookup below it goes through that
+ * descriptor. On Linux `/proc/self/fd/N/<name>` resolves `<name>` inside the very folder the
+ * descriptor holds (openat(2) semantics), so a folder swapped for a symlink after the check is
+ * never followed. Path strings are only ever resolved once, by the kernel, and then checked.
+ */
+import { constants } from "node:fs";
+import { lstat, mkdir, open, readdir, readlink, realpath, stat, type FileHandle } from "node:fs/promises";
+import type { Dirent, Stats } from "node:fs";
+import path from "node:path";
+import { ErrorCode } from "../errors/error-code.js";
+import { ToolError } from "../errors/tool-error.js";
+import { MAX_SYMLINK_HOPS, isWithinRoot, outsideRootsError, realRoots, replacedWhileOpeningError, type FsScope } from "./confinement.js";
+import { PROC_FD_AVAILABLE, descriptorPath } from "./descriptor-path.js";
+
+/** Flags of a folder open that may follow links (the kernel resolves, the descriptor is then checked). */
+const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY;
+/** Flags of a child folder opened relative to a checked one: never through a link. */
+const CHILD_DIR_FLAGS = DIR_FLAGS | constants.O_NOFOLLOW;
+
+/** An errno-style error, as Node's fs throws it. */
+function errno(code: string, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: ${message}`), { code });
+}
+
+function errnoCodeOf(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** Throws unless `name` is one plain path component. */
+export function assertEntryName(name: string): void {
+  if (name === "" || name === "." || name === ".." || name.includes("/") || name.includes("\0")) {
+    throw errno("EINVAL", `not a single path component: ${JSON.stringify(name)}`);
+  }
+}
+
+/**
+ * A folder held open and known to be inside the roots (or, while folders are being created, on the
+ * way to one). Close it when done.
+ */
+export class CheckedDir {
+  constructor(
+    readonly handle: FileHandle,
+    /** Where the folder was when it was checked. */
+    readonly realPath: string,
+  ) {}
+
+  /** A path naming this very folder, whatever happens to its path meanwhile. */
+  get path(): string {
+    return PROC_FD_AVAILABLE ? `/proc/self/fd/${this.handle.fd}` : this.realPath;
+  }
+
+  /** A path naming `name` inside this very folder (the final component is not resolved by us). */
+  at(name: string): string {
+    assertEntryName(name);
+    return `${this.path}/${name}`;
+  }
+
+  /** The real path `name` has below this folder. */
+  realPathOf(name: string): string {
+    return this.realPath === "/" ? `/${name}` : `${this.realPath}/${name}`;
+  }
+
+  /** The entries of this folder (read from the descriptor, never from the path). */
+  entries(): Promise<Dirent[]> {
+    return readdir(this.path, { withFileTypes: true });
+  }
+
+  /** `lstat` of an entry: a link is reported as a link. */
+  lstatEntry(name: string): Promise<Stats> {
+    return lstat(this.at(name));
+  }
+
+  /**
+   * Opens the child folder `name` without following a link (ENOTDIR, or ELOOP, when it is one or
+   * something else). A real child of a checked folder lies inside the same roots.
+   */
+  async openChild(name: string): Promise<CheckedDir> {
+    const handle = await open(this.at(name), CHILD_DIR_FLAGS);
+    return new CheckedDir(handle, this.realPathOf(name));
+  }
+
+  /** Opens this folder's parent (the physical one, as `..` from the descriptor), unchecked. */
+  async openParent(): Promise<CheckedDir> {
+    const handle = await open(`${this.path}/..`, DIR_FLAGS);
+    try {
+      const where = await descriptorPath(handle.fd);
+      return new CheckedDir(handle, where?.path ?? path.dirname(this.realPath));
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+}
+
+/** How a folder opened by {@link openDirConfined} must relate to the roots. */
+type DirRole = "inside" | "toward-root";
+
+/** What the caller named: its display path, and what it is after below the folder being opened. */
+interface Naming {
+  displayPath: string;
+  entry: string | undefined;
+}
+
+function below(naming: Naming, name: string): Naming {
+  return { displayPath: naming.displayPath, entry: naming.entry === undefined ? name : `${name}/${naming.entry}` };
+}
+
+async function checkDir(scope: FsScope, realPath: string, role: DirRole, naming: Naming): Promise<void> {
+  if (scope.fsScope === "any") return;
+  const roots = await realRoots(scope);
+  if (roots.some((root) => isWithinRoot(realPath, root))) return;
+  // While creating folders, an ancestor of a root that does not exist yet may be passed through.
+  if (role === "toward-root" && roots.some((root) => isWithinRoot(root, realPath))) return;
+  // Name what the caller asked for (the file below the folder), as a file-level check would.
+  const shown = naming.entry !== undefined ? path.join(realPath, naming.entry) : realPath;
+  throw outsideRootsError(naming.displayPath, shown, scope.roots);
+}
+
+/** The checked real path of a folder descriptor opened from `openedAs`. */
+async function realPathOfDir(handle: FileHandle, openedAs: string): Promise<string> {
+  const where = await descriptorPath(handle.fd);
+  if (where !== undefined) {
+    if (where.deleted) throw errno("ENOENT", `no such file or directory, the folder was removed: '${openedAs}'`);
+    return where.path;
+  }
+  // No procfs: the realpath must name the folder the descriptor holds.
+  const real = await realpath(openedAs);
+  const [byHandle, byPath] = await Promise.all([handle.stat(), stat(real)]);
+  if (byHandle.dev !== byPath.dev || byHandle.ino !== byPath.ino) throw replacedWhileOpeningError(openedAs);
+  return real;
+}
+
+/** Options of {@link openDirConfined}. */
+export interface OpenDirOptions {
+  /** The path as the caller wrote it, for messages. */
+  displayPath?: string;
+  /** Create missing folders (mode 0777 before the umask), each one below a checked folder. */
+  create?: boolean;
+  /** The entry of the folder the caller is after, named in a PERMISSION_DENIED message. */
+  forEntry?: string;
+}
+
+/**
+ * Opens the folder `absPath` and checks, on the descriptor, that it lies inside the session roots
+ * (PERMISSION_DENIED otherwise; no check with `fsScope: "any"`). The kernel resolves the path,
+ * links included, exactly once; what it reached is what is checked and what the caller then uses.
+ * With `create`, missing folders are made one at a time, each inside its checked parent and
+ * opened without following links; a dangling link on the way is followed like the kernel would.
+ * Errno failures (ENOENT, ENOTDIR, EACCES, ELOOP) are rethrown as they are.
+ */
+export async function openDirConfined(scope: FsScope, absPath: string, options: OpenDirOptions = {}): Promise<CheckedDir> {
+  const displayPath = options.displayPath ?? absPath;
+  if (absPath.includes("\0")) throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid path (contains a NUL byte): ${JSON.stringify(displayPath)}`);
+  return openDir(scope, absPath, { displayPath, entry: options.forEntry }, options.create === true, "inside", { left: MAX_SYMLINK_HOPS });
+}
+
+async function openDir(scope: FsScope, absPath: string, naming: Naming, create: boolean, role: DirRole, hops: { left: number }): Promise<CheckedDir> {
+  let handle: FileHandle;
+  try {
+    handle = await open(absPath, DIR_FLAGS);
+  } catch (error) {
+    if (!create || errnoCodeOf(error) !== "ENOENT") throw error;
+    return createDir(scope, absPath, naming, role, hops);
+  }
+  try {
+    const realPath = await realPathOfDir(handle, absPath);
+    await checkDir(scope, realPath, role, naming);
+    return new CheckedDir(handle, realPath);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** Creates the missing folder `absPath` below its (checked) parent, component by component. */
+async function createDir(scope: FsScope, absPath: string, naming: Naming, role: DirRole, hops: { left: number }): Promise<CheckedDir> {
+  const trimmed = absPath.length > 1 ? absPath.replace(/\/+$/, "") : absPath;
+  const name = path.basename(trimmed);
+  const parentPath = path.dirname(trimmed);
+  if (trimmed === parentPath) throw errno("ENOENT", `no such file or directory, open '${absPath}'`);
+  const parent = await openDir(scope, parentPath, name === "." || name === ".." ? naming : below(naming, name), true, "toward-root", hops);
+  try {
+    if (name === "." || name === "") return await reopenChecked(scope, parent, parent.path, naming, role);
+    if (name === "..") return await reopenChecked(scope, parent, `${parent.path}/..`, naming, role);
+    const existing = await parent.lstatEntry(name).catch((error: unknown) => {
+      if (errnoCodeOf(error) === "ENOENT") return undefined;
+      throw error;
+    });
+    if (existing === undefined) {
+      // Check where the new folder would be before making it, so nothing is created outside.
+      await checkDir(scope, parent.realPathOf(name), role, naming);
+      try {
+        await mkdir(parent.at(name));
+      } catch (error) {
+        if (errnoCodeOf(error) !== "EEXIST") throw error;
+      }
+    }
+    if (existing?.isSymbolicLink()) {
+      // A (dangling) link where a folder is missing: follow it as the kernel would, then check again.
+      if (--hops.left < 0) throw errno("ELOOP", `too many levels of symbolic links, open '${absPath}'`);
+      const target = await readlink(parent.at(name));
+      const next = target.startsWith("/") ? target : `${parent.realPath}/${target}`;
+      return await openDir(scope, next, naming, true, role, hops);
+    }
+    // A link made here since the check makes this fail (ENOTDIR/ELOOP): it is never followed.
+    const child = await parent.openChild(name);
+    try {
+      await checkDir(scope, child.realPath, role, naming);
+      return child;
+    } catch (error) {
+      await child.close();
+      throw error;
+    }
+  } finally {
+    await parent.close();
+  }
+}
+
+async function reopenChecked(scope: FsScope, base: CheckedDir, procPath: string, naming: Naming, role: DirRole): Promise<CheckedDir> {
+  const handle = await open(procPath, DIR_FLAGS);
+  try {
+    const realPath = (await descriptorPath(handle.fd))?.path ?? path.resolve(base.realPath, path.basename(procPath));
+    await checkDir(scope, realPath, role, naming);
+    return new CheckedDir(handle, realPath);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/**
+ * Opens the folder `absPath` with no roots check: for the server's own folders (the state
+ * folder), which are not session roots but must be written just as safely.
+ */
+export function openDirUnconfined(absPath: string, options: { create?: boolean } = {}): Promise<CheckedDir> {
+  return openDirConfined({ roots: [], fsScope: "any" }, absPath, options);
+}

@@ -1,0 +1,250 @@
+/**
+ * Confined searches (issue #12 item 6): how to start a program that walks a folder by path
+ * (ripgrep) so that it reads only what lies inside the folder that was checked. The search root is
+ * opened and checked on its descriptor; the program then starts inside that folder and is given
+ * relative paths. A single file is handed over as an open descriptor. Because the program resolves
+ * the paths it meets by itself, a folder below the root swapped for a link between its listing and
+ * its opening would still be followed; where the kernel allows it, the program therefore runs in a
+ * mount namespace of its own in which the root is bind-mounted onto itself with `nosymfollow`, so
+ * that no link below the root is followed at all. This module does not spawn the search itself.
+ */
+import { spawn } from "node:child_process";
+import { constants, realpathSync, accessSync } from "node:fs";
+import { mkdtemp, mkdir, open, rm, symlink, writeFile, type FileHandle } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, type FsScope } from "./confinement.js";
+import { PROC_FD_AVAILABLE } from "./descriptor-path.js";
+import { ErrorCode } from "../errors/error-code.js";
+import { ToolError } from "../errors/tool-error.js";
+
+/** Set to `off` to run searches without their own mount namespace (hosts that sandbox otherwise). */
+export const SEARCH_SANDBOX_ENV_VAR = "GROK_TOOLS_SEARCH_SANDBOX";
+
+/** How a search can be kept from following links below its root. */
+export interface SearchSandbox {
+  /** `nosymfollow-mount`: no link below the root is followed; `none`: only the root itself is pinned. */
+  readonly mode: "nosymfollow-mount" | "none";
+  /** The argv placed before the wrapper shell (empty for `none`). */
+  readonly prefix: readonly string[];
+  /** The mount command the wrapper runs. */
+  readonly mountCommand: string;
+  /** One line for logs. */
+  readonly detail: string;
+}
+
+/** How a child process is started for a search. */
+export interface SearchLaunch {
+  file: string;
+  args: string[];
+  /** Working directory of the child (the checked folder, or a folder that holds nothing of it). */
+  cwd?: string;
+  /** Descriptors given to the child as fd 3, 4, ... (a single-file search target). */
+  extraFds: number[];
+}
+
+/** The shell wrapper run in the new mount namespace: `$0` mount, `$1` root to pin, `$2` cwd, then the program. */
+const SANDBOX_SCRIPT = [
+  '"$0" -n --bind -o nosymfollow -- "$1" "$1" || { echo "grok-tools: cannot prepare the search sandbox" >&2; exit 2; }',
+  'cd -- "$2" 2>/dev/null || { echo "grok-tools: the search folder changed while the search started; search again" >&2; exit 2; }',
+  'shift 2',
+  'exec "$@"',
+].join("\n");
+
+const NO_SANDBOX: SearchSandbox = Object.freeze({ mode: "none", prefix: Object.freeze([]) as readonly string[], mountCommand: "", detail: "" });
+
+/** An executable of that name on PATH or in the usual system folders. */
+function findExecutable(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? "").split(":"), "/usr/bin", "/bin", "/usr/sbin", "/sbin"].filter((d) => d !== "");
+  for (const dir of dirs) {
+    const candidate = path.join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
+
+function run(file: string, args: readonly string[], cwd: string): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { cwd, stdio: ["ignore", "pipe", "ignore"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    child.on("error", () => {
+      clearTimeout(timer);
+      resolve({ code: null, stdout });
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout });
+    });
+  });
+}
+
+/** Tries each way of making a namespace on a scratch folder with a link in it; the first that refuses the link wins. */
+async function probeSandbox(): Promise<SearchSandbox> {
+  if (process.platform !== "linux") return { ...NO_SANDBOX, detail: `searches follow no link below their root only on Linux (platform ${process.platform})` };
+  if (process.env[SEARCH_SANDBOX_ENV_VAR] === "off") return { ...NO_SANDBOX, detail: `${SEARCH_SANDBOX_ENV_VAR}=off: searches run without a mount namespace` };
+  const unshare = findExecutable("unshare");
+  const mount = findExecutable("mount");
+  const unavailable = { ...NO_SANDBOX, detail: "mount namespaces unavailable (unshare/mount failed): a search could follow a folder swapped for a link below its root while it runs" };
+  if (unshare === undefined || mount === undefined) return unavailable;
+  const scratch = realpathSync(await mkdtemp(path.join(os.tmpdir(), "grok-tools-probe-")));
+  try {
+    const root = path.join(scratch, "root");
+    await mkdir(path.join(scratch, "outside"));
+    await writeFile(path.join(scratch, "outside", "x"), "outside\n");
+    await mkdir(root);
+    await writeFile(path.join(root, "inside"), "inside\n");
+    await symlink(path.join(scratch, "outside"), path.join(root, "link"));
+    for (const prefix of [[unshare, "--mount"], [unshare, "--user", "--map-root-user", "--mount"]]) {
+      const check = 'cat inside && ! cat link/x 2>/dev/null';
+      const probe = await run(prefix[0]!, [...prefix.slice(1), "/bin/sh", "-c", SANDBOX_SCRIPT, mount, root, root, "/bin/sh", "-c", check], scratch);
+      if (probe.code === 0 && probe.stdout === "inside\n") {
+        return Object.freeze({ mode: "nosymfollow-mount", prefix: Object.freeze(prefix), mountCommand: mount, detail: `searches run in their own mount namespace (${prefix.slice(1).join(" ")}) where no link below the search root is followed` });
+      }
+    }
+    return unavailable;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+let sandbox: Promise<SearchSandbox> | undefined;
+
+/** How searches are kept from following links in this process (probed once, a few ms). */
+export function detectSearchSandbox(): Promise<SearchSandbox> {
+  sandbox ??= probeSandbox();
+  return sandbox;
+}
+
+/** The real path of an executable program, or undefined when there is none. */
+function realProgramPath(program: string): string | undefined {
+  try {
+    const real = realpathSync(program);
+    accessSync(real, constants.X_OK);
+    return real;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Joins a relative path onto a path the way ripgrep prints it (no doubled slash after a trailing one). */
+function joinShown(base: string, rel: string): string {
+  return base.endsWith("/") ? `${base}${rel}` : `${base}/${rel}`;
+}
+
+/** Options of {@link openSearchRoot}. */
+export interface SearchRootOptions {
+  /** The path as the caller wrote it, for messages. */
+  displayPath?: string;
+  /**
+   * How paths below the root are shown in the program's output (what the program would have
+   * printed had it been given the path itself). Default: `absPath`.
+   */
+  shownAs?: string;
+}
+
+/**
+ * A checked search root: a folder or a single file, held open. Build the program's arguments with
+ * {@link SearchRoot.pathArgument} in place of the search path, start it with
+ * {@link SearchRoot.launch}, and map its output back with {@link SearchRoot.rewriteOutput}.
+ */
+export class SearchRoot {
+  readonly #handle: FileHandle;
+  readonly #shownAs: string;
+  readonly #bindRoot: string | undefined;
+
+  constructor(
+    handle: FileHandle,
+    readonly kind: "dir" | "file",
+    /** Where the root was when it was checked. */
+    readonly realPath: string,
+    shownAs: string,
+    bindRoot: string | undefined,
+  ) {
+    this.#handle = handle;
+    this.#shownAs = shownAs;
+    this.#bindRoot = bindRoot;
+  }
+
+  /** The path argument to give the program: `.` for a folder, the handed-over descriptor for a file. */
+  get pathArgument(): string {
+    if (this.kind === "dir") return ".";
+    return PROC_FD_AVAILABLE ? "/proc/self/fd/3" : `./${path.basename(this.realPath)}`;
+  }
+
+  /** How to start `program args` (absolute program path) confined to this root. */
+  async launch(program: string, args: readonly string[]): Promise<SearchLaunch> {
+    if (this.kind === "file") {
+      if (!PROC_FD_AVAILABLE) return { file: program, args: [...args], cwd: path.dirname(this.realPath), extraFds: [] };
+      return { file: program, args: [...args], extraFds: [this.#handle.fd] };
+    }
+    const box = this.#bindRoot === undefined ? NO_SANDBOX : await detectSearchSandbox();
+    // A real path has no link in it, so the program can still be started below the pinned root;
+    // one that cannot be resolved is spawned directly, so that the caller sees the spawn fail.
+    const realProgram = realProgramPath(program);
+    if (box.mode === "nosymfollow-mount" && this.#bindRoot !== undefined && realProgram !== undefined) {
+      const [file, ...prefixArgs] = box.prefix;
+      return { file: file!, args: [...prefixArgs, "/bin/sh", "-c", SANDBOX_SCRIPT, box.mountCommand, this.#bindRoot, this.realPath, realProgram, ...args], extraFds: [] };
+    }
+    // The child enters the checked folder itself (the descriptor is still open when it changes directory).
+    return { file: program, args: [...args], cwd: PROC_FD_AVAILABLE ? `/proc/self/fd/${this.#handle.fd}` : this.realPath, extraFds: [] };
+  }
+
+  /** The program's output with the paths it printed for this root shown the way the caller named them. */
+  rewriteOutput(text: string): string {
+    if (text === "") return text;
+    const arg = this.pathArgument;
+    return text
+      .split("\n")
+      .map((line) => {
+        if (this.kind === "dir") {
+          if (line.startsWith("./")) return joinShown(this.#shownAs, line.slice(2));
+          if (line.startsWith("rg: ./")) return `rg: ${joinShown(this.#shownAs, line.slice(6))}`;
+          return line;
+        }
+        if (line === arg || line.startsWith(`${arg}:`)) return this.#shownAs + line.slice(arg.length);
+        if (line.startsWith(`rg: ${arg}`)) return `rg: ${this.#shownAs}${line.slice(arg.length + 4)}`;
+        return line;
+      })
+      .join("\n");
+  }
+
+  close(): Promise<void> {
+    return this.#handle.close();
+  }
+}
+
+/** Flags of a search root open: a folder or a file, never blocking on a FIFO. */
+const ROOT_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+
+/**
+ * Opens the search root `absPath` (a folder or a file) and checks on the descriptor that it lies
+ * inside the session roots (PERMISSION_DENIED otherwise; no check with `fsScope: "any"`). Errno
+ * failures (ENOENT, EACCES, ...) are rethrown as they are. The caller must close it.
+ */
+export async function openSearchRoot(scope: FsScope, absPath: string, options: SearchRootOptions = {}): Promise<SearchRoot> {
+  const displayPath = options.displayPath ?? absPath;
+  if (absPath.includes("\0")) throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid path (contains a NUL byte): ${JSON.stringify(displayPath)}`);
+  const handle = await open(absPath, ROOT_FLAGS);
+  try {
+    const realPath = await realPathOfHandle(handle, absPath);
+    let bindRoot: string | undefined;
+    if (scope.fsScope !== "any") {
+      const containing = (await realRoots(scope)).filter((root) => isWithinRoot(realPath, root)).sort((a, b) => b.length - a.length);
+      if (containing.length === 0) throw outsideRootsError(displayPath, realPath, scope.roots);
+      // Pinning "/" would forbid every link of the system to the program; nothing is outside it anyway.
+      bindRoot = containing[0] === "/" ? undefined : containing[0];
+    }
+    const kind = (await handle.stat()).isDirectory() ? "dir" : "file";
+    return new SearchRoot(handle, kind, realPath, options.shownAs ?? absPath, bindRoot);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
