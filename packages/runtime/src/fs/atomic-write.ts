@@ -52,7 +52,9 @@ async function resolveWriteTarget(scope: FsScope, absPath: string, displayPath: 
       });
       if (existing?.isSymbolicLink()) {
         // Write through the link (it stays a link), wherever it points, once that is checked in turn.
-        const target = await readlink(dir.at(name));
+        const target = await readlink(dir.at(name)).catch((error: unknown) => {
+          throw dir.explain(error);
+        });
         current = target.startsWith("/") ? target : `${dir.realPath}/${target}`;
         continue;
       }
@@ -115,6 +117,8 @@ export async function removeFileConfined(scope: FsScope, absPath: string, option
   try {
     if ((await dir.lstatEntry(name)).isDirectory()) throw errnoError("EISDIR", `illegal operation on a directory, unlink '${absPath}'`);
     await unlink(dir.at(name));
+  } catch (error) {
+    throw dir.explain(error);
   } finally {
     await dir.close();
   }
@@ -144,7 +148,8 @@ async function replaceInDir(dir: CheckedDir, name: string, content: string | Uin
       await rename(dir.at(tempName), dir.at(name));
     } catch (error) {
       await unlink(dir.at(tempName)).catch(() => undefined);
-      throw error;
+      // Name the file being written, not the descriptor path or the temporary (a detail of ours).
+      throw dir.explain(error, { from: tempName, to: name });
     }
   } finally {
     await entry?.end();

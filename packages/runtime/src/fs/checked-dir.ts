@@ -6,13 +6,13 @@
  * never followed. Path strings are only ever resolved once, by the kernel, and then checked.
  */
 import { constants } from "node:fs";
-import { lstat, mkdir, open, readdir, readlink, realpath, stat, type FileHandle } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, readlink, type FileHandle } from "node:fs/promises";
 import type { Dirent, Stats } from "node:fs";
 import path from "node:path";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
-import { MAX_SYMLINK_HOPS, isWithinRoot, outsideRootsError, realRoots, replacedWhileOpeningError, type FsScope } from "./confinement.js";
-import { PROC_FD_AVAILABLE, descriptorPath } from "./descriptor-path.js";
+import { MAX_SYMLINK_HOPS, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, type FsScope } from "./confinement.js";
+import { PROC_FD_AVAILABLE } from "./descriptor-path.js";
 
 /** Flags of a folder open that may follow links (the kernel resolves, the descriptor is then checked). */
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY;
@@ -63,14 +63,40 @@ export class CheckedDir {
     return this.realPath === "/" ? `/${name}` : `${this.realPath}/${name}`;
   }
 
+  /**
+   * `error` as it would read had the folder been named by its real path: Node's errno messages
+   * (and their `path`/`dest`) name the `/proc/self/fd/N/...` spelling the call used, which means
+   * nothing to whoever reads the message (a model, a log). With `renamed`, the entry `from` (a
+   * temporary) is named as `to` (the file it stands for). Anything but an error is returned as is.
+   */
+  explain(error: unknown, renamed?: { from: string; to: string }): unknown {
+    // Duck-typed: errors of node:fs may come from another realm (Jest's VM modules).
+    if (typeof error !== "object" || error === null || typeof (error as Error).message !== "string") return error;
+    // `/proc/self/fd/3` must not match inside `/proc/self/fd/36` (the spelling has no regex characters).
+    const spelled = new RegExp(`${this.path}(?![0-9])`, "g");
+    const rewrite = (text: string): string => {
+      const real = PROC_FD_AVAILABLE ? text.replace(spelled, () => this.realPath) : text;
+      return renamed === undefined ? real : real.replaceAll(`/${renamed.from}`, `/${renamed.to}`);
+    };
+    const fields = error as NodeJS.ErrnoException & { dest?: unknown };
+    fields.message = rewrite(fields.message);
+    if (typeof fields.path === "string") fields.path = rewrite(fields.path);
+    if (typeof fields.dest === "string") fields.dest = rewrite(fields.dest);
+    return error;
+  }
+
   /** The entries of this folder (read from the descriptor, never from the path). */
   entries(): Promise<Dirent[]> {
-    return readdir(this.path, { withFileTypes: true });
+    return readdir(this.path, { withFileTypes: true }).catch((error: unknown) => {
+      throw this.explain(error);
+    });
   }
 
   /** `lstat` of an entry: a link is reported as a link. */
   lstatEntry(name: string): Promise<Stats> {
-    return lstat(this.at(name));
+    return lstat(this.at(name)).catch((error: unknown) => {
+      throw this.explain(error);
+    });
   }
 
   /**
@@ -78,7 +104,9 @@ export class CheckedDir {
    * something else). A real child of a checked folder lies inside the same roots.
    */
   async openChild(name: string): Promise<CheckedDir> {
-    const handle = await open(this.at(name), CHILD_DIR_FLAGS);
+    const handle = await open(this.at(name), CHILD_DIR_FLAGS).catch((error: unknown) => {
+      throw this.explain(error);
+    });
     return new CheckedDir(handle, this.realPathOf(name));
   }
 
@@ -86,8 +114,7 @@ export class CheckedDir {
   async openParent(): Promise<CheckedDir> {
     const handle = await open(`${this.path}/..`, DIR_FLAGS);
     try {
-      const where = await descriptorPath(handle.fd);
-      return new CheckedDir(handle, where?.path ?? path.dirname(this.realPath));
+      return new CheckedDir(handle, await realPathOfHandle(handle, `${this.realPath}/..`, { removed: "enoent" }));
     } catch (error) {
       await handle.close();
       throw error;
@@ -123,20 +150,6 @@ async function checkDir(scope: FsScope, realPath: string, role: DirRole, naming:
   throw outsideRootsError(naming.displayPath, shown, scope.roots);
 }
 
-/** The checked real path of a folder descriptor opened from `openedAs`. */
-async function realPathOfDir(handle: FileHandle, openedAs: string): Promise<string> {
-  const where = await descriptorPath(handle.fd);
-  if (where !== undefined) {
-    if (where.deleted) throw errno("ENOENT", `no such file or directory, the folder was removed: '${openedAs}'`);
-    return where.path;
-  }
-  // No procfs: the realpath must name the folder the descriptor holds.
-  const real = await realpath(openedAs);
-  const [byHandle, byPath] = await Promise.all([handle.stat(), stat(real)]);
-  if (byHandle.dev !== byPath.dev || byHandle.ino !== byPath.ino) throw replacedWhileOpeningError(openedAs);
-  return real;
-}
-
 /** Options of {@link openDirConfined}. */
 export interface OpenDirOptions {
   /** The path as the caller wrote it, for messages. */
@@ -170,7 +183,7 @@ async function openDir(scope: FsScope, absPath: string, naming: Naming, create: 
     return createDir(scope, absPath, naming, role, hops);
   }
   try {
-    const realPath = await realPathOfDir(handle, absPath);
+    const realPath = await realPathOfHandle(handle, absPath, { removed: "enoent" });
     await checkDir(scope, realPath, role, naming);
     return new CheckedDir(handle, realPath);
   } catch (error) {
@@ -187,8 +200,8 @@ async function createDir(scope: FsScope, absPath: string, naming: Naming, role: 
   if (trimmed === parentPath) throw errno("ENOENT", `no such file or directory, open '${absPath}'`);
   const parent = await openDir(scope, parentPath, name === "." || name === ".." ? naming : below(naming, name), true, "toward-root", hops);
   try {
-    if (name === "." || name === "") return await reopenChecked(scope, parent, parent.path, naming, role);
-    if (name === "..") return await reopenChecked(scope, parent, `${parent.path}/..`, naming, role);
+    if (name === "." || name === "") return await reopenChecked(scope, parent.path, parent.realPath, naming, role);
+    if (name === "..") return await reopenChecked(scope, `${parent.path}/..`, `${parent.realPath}/..`, naming, role);
     const existing = await parent.lstatEntry(name).catch((error: unknown) => {
       if (errnoCodeOf(error) === "ENOENT") return undefined;
       throw error;
@@ -199,13 +212,15 @@ async function createDir(scope: FsScope, absPath: string, naming: Naming, role: 
       try {
         await mkdir(parent.at(name));
       } catch (error) {
-        if (errnoCodeOf(error) !== "EEXIST") throw error;
+        if (errnoCodeOf(error) !== "EEXIST") throw parent.explain(error);
       }
     }
     if (existing?.isSymbolicLink()) {
       // A (dangling) link where a folder is missing: follow it as the kernel would, then check again.
       if (--hops.left < 0) throw errno("ELOOP", `too many levels of symbolic links, open '${absPath}'`);
-      const target = await readlink(parent.at(name));
+      const target = await readlink(parent.at(name)).catch((error: unknown) => {
+        throw parent.explain(error);
+      });
       const next = target.startsWith("/") ? target : `${parent.realPath}/${target}`;
       return await openDir(scope, next, naming, true, role, hops);
     }
@@ -223,10 +238,11 @@ async function createDir(scope: FsScope, absPath: string, naming: Naming, role: 
   }
 }
 
-async function reopenChecked(scope: FsScope, base: CheckedDir, procPath: string, naming: Naming, role: DirRole): Promise<CheckedDir> {
+/** Opens `procPath` (a folder named through `base`'s descriptor; `fallbackPath` without procfs) and checks it. */
+async function reopenChecked(scope: FsScope, procPath: string, fallbackPath: string, naming: Naming, role: DirRole): Promise<CheckedDir> {
   const handle = await open(procPath, DIR_FLAGS);
   try {
-    const realPath = (await descriptorPath(handle.fd))?.path ?? path.resolve(base.realPath, path.basename(procPath));
+    const realPath = await realPathOfHandle(handle, fallbackPath, { removed: "enoent" });
     await checkDir(scope, realPath, role, naming);
     return new CheckedDir(handle, realPath);
   } catch (error) {

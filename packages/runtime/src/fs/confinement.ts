@@ -65,15 +65,31 @@ export function replacedWhileOpeningError(openedAs: string): ToolError {
   });
 }
 
+/** What {@link realPathOfHandle} does with a descriptor whose file or folder has no name any more. */
+export interface RealPathOptions {
+  /**
+   * `as-was` (files): a file replaced (renamed over) or removed after the open still reads its old
+   * content, and its path is where it was, so a reader racing an atomic replace sees the old
+   * version instead of an error (issue #13). `enoent` (folders): nothing can be made or listed in a
+   * removed folder, so it is reported as missing.
+   */
+  removed?: "as-was" | "enoent";
+}
+
 /**
- * The real path of an open file: the kernel's `/proc/self/fd/N` link where there is one, else the
- * realpath of `openedAs` verified to be the same inode as the descriptor. A file replaced (renamed
- * over) or removed after the open still reads its old content; its path is where it was, so a
- * reader racing an atomic replace sees the old version instead of an error (issue #13).
+ * The real path of an open file or folder: the kernel's `/proc/self/fd/N` link where there is one,
+ * else the realpath of `openedAs` verified to be the same inode as the descriptor (a mismatch is a
+ * retryable EXECUTION_FAILED: without procfs a replace cannot be told from a swap). The one place
+ * that turns a descriptor into the path that confinement checks.
  */
-export async function realPathOfHandle(handle: FileHandle, openedAs: string): Promise<string> {
+export async function realPathOfHandle(handle: FileHandle, openedAs: string, options: RealPathOptions = {}): Promise<string> {
   const where = await descriptorPath(handle.fd);
-  if (where !== undefined) return where.path;
+  if (where !== undefined) {
+    if (where.deleted && options.removed === "enoent") {
+      throw Object.assign(new Error(`ENOENT: no such file or directory, it was removed: '${openedAs}'`), { code: "ENOENT" });
+    }
+    return where.path;
+  }
   const real = await realpath(openedAs);
   const [byHandle, byPath] = await Promise.all([handle.stat(), lstat(real)]);
   if (byHandle.dev !== byPath.dev || byHandle.ino !== byPath.ino) throw replacedWhileOpeningError(openedAs);

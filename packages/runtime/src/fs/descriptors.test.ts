@@ -117,6 +117,38 @@ describe("checked folders", () => {
     expect(await readdir(path.join(ws, "sub"))).toEqual([]);
   });
 
+  test("errors through a checked folder name its real path, never the descriptor's /proc spelling", async () => {
+    const dir = await openDirConfined(scope, path.join(ws, "sub"));
+    try {
+      const missing = await failure(dir.lstatEntry("nope.txt"));
+      expect(missing.code).toBe("ENOENT");
+      expect(missing.message).toContain(`'${path.join(ws, "sub", "nope.txt")}'`);
+      expect(missing.message).not.toContain("/proc/self/fd");
+      // A temporary is named as the file it stands for; /proc/self/fd/3 is not taken for /proc/self/fd/3x.
+      const error = Object.assign(new Error(`ENOENT: no such file or directory, open '${dir.at(".a.txt.1.abc.tmp")}'`), { path: dir.at(".a.txt.1.abc.tmp") });
+      dir.explain(error, { from: ".a.txt.1.abc.tmp", to: "a.txt" });
+      expect([error.message, error.path]).toEqual([`ENOENT: no such file or directory, open '${path.join(ws, "sub", "a.txt")}'`, path.join(ws, "sub", "a.txt")]);
+      const other = new Error(`open '${dir.path}0/x'`);
+      expect((dir.explain(other) as Error).message).toBe(`open '${dir.path}0/x'`);
+    } finally {
+      await dir.close();
+    }
+  });
+
+  test("a folder removed while it is being opened is missing, not a path to check", async () => {
+    const { realPathOfHandle } = await import("./confinement.js");
+    const { open } = await import("node:fs/promises");
+    const handle = await open(path.join(ws, "sub"), "r");
+    await rm(path.join(ws, "sub"), { recursive: true });
+    try {
+      if (PROC_FD_AVAILABLE) expect((await failure(realPathOfHandle(handle, path.join(ws, "sub"), { removed: "enoent" }))).code).toBe("ENOENT");
+      // A file's descriptor keeps the path it had (a read racing a replace reads the old content).
+      if (PROC_FD_AVAILABLE) expect(await realPathOfHandle(handle, path.join(ws, "sub"))).toBe(path.join(ws, "sub"));
+    } finally {
+      await handle.close();
+    }
+  });
+
   test("a temporary name stays a legal file name next to a long name", () => {
     const name = temporaryNameFor("n".repeat(250));
     expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
