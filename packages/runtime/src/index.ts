@@ -110,9 +110,11 @@ export {
   SearchRoot,
   detectSearchSandbox,
   openSearchRoot,
+  searchSandboxPolicy,
   type SearchLaunch,
   type SearchRootOptions,
   type SearchSandbox,
+  type SearchSandboxPolicy,
 } from "./fs/search-root.js";
 export { decodeText, detectTextFormat, encodeText, type TextFormat } from "./fs/text-format.js";
 export { PATH_LOCKS, PathLocks } from "./fs/path-lock.js";

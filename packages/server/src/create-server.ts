@@ -112,7 +112,12 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     async listen(address) {
       // Temporaries a killed predecessor left beside the files it was replacing (issue #23 item 3).
       await session.tempJournal.recover(log).catch((error: unknown) => log.warn({ err: error }, "could not remove leftover temporary files"));
-      void detectSearchSandbox().then((sandbox) => log.info({ searchSandbox: sandbox.mode }, sandbox.detail));
+      void detectSearchSandbox().then((sandbox) => {
+        const fields = { searchSandbox: sandbox.mode, searchSandboxPolicy: sandbox.policy };
+        // Searches that could leave the workspace are worth a warning; with --fs-scope any nothing is confined.
+        if (sandbox.mode === "none" && session.fsScope !== "any") log.warn(fields, sandbox.detail);
+        else log.info(fields, sandbox.detail);
+      });
       return new Promise((resolve, reject) => {
         server.bindAsync(address, credentials, (error, port) => {
           if (error) return reject(error);

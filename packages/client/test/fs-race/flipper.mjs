@@ -17,6 +17,10 @@ function prepareDir(target) {
   mkdirSync(path.join(dir, "sub"), { recursive: true });
   writeFileSync(path.join(dir, "inside.txt"), "needle inside\n");
   writeFileSync(path.join(dir, "sub", "inner.txt"), "needle inner\n");
+  // What the edits, the move and the delete of the race work on (the outside folder has the same names).
+  writeFileSync(path.join(dir, "edit.txt"), "needle edit\n");
+  writeFileSync(path.join(dir, "move.txt"), "needle move\n");
+  writeFileSync(path.join(dir, "doomed.txt"), "doomed\n");
   return dir;
 }
 function prepareLink(target, outside) {
@@ -59,7 +63,22 @@ function flipOnce() {
     } catch {
       // Missing (first round): nothing to move away.
     }
-    renameSync(next, target);
+    // A server call creating a file there may have made the folder again in between: move it aside too.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        renameSync(next, target);
+        break;
+      } catch (error) {
+        if (attempt >= 10) throw error;
+        const again = `${target}.old${serial++}`;
+        try {
+          renameSync(target, again);
+          removeLater(again);
+        } catch {
+          // Gone again meanwhile: retry the rename.
+        }
+      }
+    }
     removeLater(trash);
   }
   flips++;

@@ -1,9 +1,11 @@
 /**
  * The directory-swap race (issue #12 item 6): the real server, driven by the real client, runs every
- * file tool that takes a folder or creates a file while another process flips folders of the
- * workspace between a real directory and a symlink to a folder outside it. The report says what
- * each tool answered and whether anything outside was read, listed or written. Used by the short
- * test in `npm test` and the 1 000-call run in `npm run stress`.
+ * file tool that takes a path (lists, searches, reads, creates, edits, deletes and moves) while
+ * another process flips folders of the workspace between a real directory and a symlink to a folder
+ * outside it. The outside folder holds files of the same names whose content would let every edit
+ * apply there too, plus a canary. The report says what each tool answered and whether anything
+ * outside was read, listed or written. Used by the short test in `npm test` and the 1 000-call run
+ * in `npm run stress`.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -14,10 +16,17 @@ import { createInterface } from "node:readline";
 import { spawnServer } from "../../src/spawn-server.js";
 import type { ToolCallResult } from "../../src/tool-result.js";
 
-/** One tool of the race and how its i-th call looks. */
+/** One call of a race entry: the tool (its client-facing name) and its input. */
+interface RaceStep {
+  tool: string;
+  input: unknown;
+}
+
+/** One entry of the race (a tool, or a tool in one of its modes) and how its i-th call looks. */
 interface RaceTool {
   name: string;
-  input(i: number): unknown;
+  /** The calls made in order (an edit that needs a read first is two); the first failure ends them. */
+  steps(i: number): RaceStep[];
 }
 
 /** What one tool answered over the run. */
@@ -37,6 +46,8 @@ export interface RaceReport {
   tools: Record<string, ToolTally>;
   /** The first answers that showed the outside folder's canary (its content or a file name), shortened. */
   leaks: string[];
+  /** Answers that named a descriptor of the server (`/proc/self/fd/N`) instead of a path the caller knows. */
+  descriptorPaths: string[];
   /** Differences between the outside folder before and after the run. */
   outsideChanges: string[];
   /** How many times each folder was flipped during the run. */
@@ -49,6 +60,8 @@ export interface RaceReport {
    * only run on the flipped folder itself, not on its parent.
    */
   searchSandbox: string;
+  /** The log level of the server's start-up line about the sandbox (30 info, 40 warn). */
+  searchSandboxLogLevel: number | undefined;
 }
 
 /** Options of {@link runFsRace}. */
@@ -56,9 +69,42 @@ export interface RaceOptions {
   callsPerTool: number;
   /** Calls in flight at once. */
   concurrency: number;
+  /** The server's environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** Run only these entries of the race (default: all). */
+  only?: readonly string[];
 }
 
-const ERROR_NAMES: Record<number, string> = { 100: "INVALID_INPUT", 200: "FILE_NOT_FOUND", 204: "PERMISSION_DENIED", 300: "EXECUTION_FAILED", 500: "INTERNAL" };
+/** The names of the race's entries. */
+export const RACE_TOOLS = [
+  "list_dir",
+  "grep",
+  "codex_list_dir",
+  "grep_files",
+  "search_replace create",
+  "search_replace edit",
+  "concise create",
+  "concise edit",
+  "apply_patch add",
+  "apply_patch update",
+  "apply_patch delete",
+  "apply_patch move",
+  "read_file",
+  "codex_read_file",
+] as const;
+
+const ERROR_NAMES: Record<number, string> = {
+  100: "INVALID_INPUT",
+  200: "FILE_NOT_FOUND",
+  201: "FILE_NOT_READ",
+  202: "FILE_EXTERNALLY_MODIFIED",
+  204: "PERMISSION_DENIED",
+  205: "MULTIPLE_MATCHES",
+  206: "NO_MATCHES",
+  300: "EXECUTION_FAILED",
+  301: "TIMEOUT",
+  500: "INTERNAL",
+};
 
 /** Every file below `dir` (links as links) with its content: the picture compared before and after. */
 async function snapshot(dir: string, prefix = ""): Promise<Map<string, string>> {
@@ -123,54 +169,79 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
   await writeFile(path.join(outside, `${canary}.txt`), `needle ${canary}\n`);
   await writeFile(path.join(outside, "inside.txt"), `needle ${canary} inside\n`);
   await writeFile(path.join(outside, "sub", "inner.txt"), `needle ${canary} inner\n`);
+  // Files the edits of the race would apply to as well, were they reached (see flipper.mjs for the inside ones).
+  await writeFile(path.join(outside, "edit.txt"), `needle edit\n${canary}\n`);
+  await writeFile(path.join(outside, "move.txt"), `needle move\n${canary}\n`);
+  await writeFile(path.join(outside, "doomed.txt"), `${canary}\n`);
   await mkdir(path.join(ws, "top"), { recursive: true });
   await writeFile(path.join(ws, "top", "plain.txt"), "needle top\n");
   const before = await snapshot(outside);
 
   const serverErrors: string[] = [];
   let pending = "";
-  let onSandbox: (mode: string) => void = () => undefined;
-  const sandboxMode = new Promise<string>((resolve) => (onSandbox = resolve));
+  let onSandbox: (found: { mode: string; level: number | undefined }) => void = () => undefined;
+  const sandboxLine = new Promise<{ mode: string; level: number | undefined }>((resolve) => (onSandbox = resolve));
   const server = await spawnServer({
     workspace: ws,
     stateDir: path.join(base, "state"),
+    ...(options.env === undefined ? {} : { env: options.env }),
     onStderr: (text) => {
       const lines = (pending + text).split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) {
         if (/"level":(50|60)/.test(line)) serverErrors.push(line.slice(0, 2000));
         const sandbox = /"searchSandbox":"([a-z-]+)"/.exec(line)?.[1];
-        if (sandbox !== undefined) onSandbox(sandbox);
+        const level = /"level":(\d+)/.exec(line)?.[1];
+        if (sandbox !== undefined) onSandbox({ mode: sandbox, level: level === undefined ? undefined : Number(level) });
       }
     },
   });
-  const searchSandbox = await Promise.race([sandboxMode, new Promise<string>((resolve) => setTimeout(() => resolve("unknown"), 20_000).unref())]);
-  const tools: RaceTool[] = [];
+  const sandbox = await Promise.race([sandboxLine, new Promise<{ mode: string; level: undefined }>((resolve) => setTimeout(() => resolve({ mode: "unknown", level: undefined }), 20_000).unref())]);
+  const searchSandbox = sandbox.mode;
   // Even calls use the flipped folder itself, odd calls its parent (the swap then happens below the root of the call).
   const folder = (i: number): string => (i % 2 === 0 ? "flip" : "top");
   const flipped = (i: number): string => (i % 2 === 0 ? "flip" : "top/nested");
-  tools.push({ name: "list_dir", input: (i) => ({ target_directory: folder(i) }) });
   // Without a mount namespace ripgrep could follow a folder swapped below its root: search the flipped folder only.
   const searchFolder = (i: number): string => (searchSandbox === "none" ? "flip" : folder(i));
-  tools.push({ name: "grep", input: (i) => ({ pattern: "needle", path: searchFolder(i) }) });
-  tools.push({ name: "codex_list_dir", input: (i) => ({ dir_path: path.join(ws, folder(i)), depth: 4, limit: 200 }) });
-  tools.push({ name: "grep_files", input: (i) => ({ pattern: "needle", path: path.join(ws, searchFolder(i)) }) });
-  tools.push({ name: "search_replace", input: (i) => ({ file_path: `${flipped(i)}/sr_${i}.txt`, old_string: "", new_string: `created ${i}\n` }) });
-  tools.push({
-    name: "apply_patch",
-    input: (i) => ({ patch: `*** Begin Patch\n*** Add File: ${flipped(i)}${i % 4 < 2 ? "" : `/new_${i}`}/ap_${i}.txt\n+patched ${i}\n*** End Patch` }),
-  });
-  tools.push({ name: "read_file", input: (i) => ({ target_file: `${flipped(i)}/inside.txt` }) });
-  tools.push({ name: "codex_read_file", input: (i) => ({ file_path: path.join(ws, flipped(i), "sub", "inner.txt") }) });
+  const patch = (body: string): { patch: string } => ({ patch: `*** Begin Patch\n${body}\n*** End Patch` });
+  const one = (tool: string, input: unknown): RaceStep[] => [{ tool, input }];
+  const entries: Record<(typeof RACE_TOOLS)[number], (i: number) => RaceStep[]> = {
+    list_dir: (i) => one("list_dir", { target_directory: folder(i) }),
+    grep: (i) => one("grep", { pattern: "needle", path: searchFolder(i) }),
+    codex_list_dir: (i) => one("codex_list_dir", { dir_path: path.join(ws, folder(i)), depth: 4, limit: 200 }),
+    grep_files: (i) => one("grep_files", { pattern: "needle", path: path.join(ws, searchFolder(i)) }),
+    "search_replace create": (i) => one("search_replace", { file_path: `${flipped(i)}/sr_${i}.txt`, old_string: "", new_string: `created ${i}\n` }),
+    // The full tool records a read first; an edit that reached outside would find a file it can edit there too.
+    "search_replace edit": (i) => [
+      { tool: "read_file", input: { target_file: `${flipped(i)}/edit.txt` } },
+      { tool: "search_replace", input: { file_path: `${flipped(i)}/edit.txt`, old_string: "needle edit", new_string: `needle edit\nsr ${i}` } },
+    ],
+    "concise create": (i) => one("search_replace_concise", { file_path: `${flipped(i)}/src_${i}.txt`, old_string: "", new_string: `created ${i}\n` }),
+    "concise edit": (i) => [
+      { tool: "read_file", input: { target_file: `${flipped(i)}/edit.txt` } },
+      { tool: "search_replace_concise", input: { file_path: `${flipped(i)}/edit.txt`, old_string: "needle edit", new_string: `needle edit\nsrc ${i}` } },
+    ],
+    "apply_patch add": (i) => one("apply_patch", patch(`*** Add File: ${flipped(i)}${i % 4 < 2 ? "" : `/new_${i}`}/ap_${i}.txt\n+patched ${i}`)),
+    "apply_patch update": (i) => one("apply_patch", patch(`*** Update File: ${flipped(i)}/edit.txt\n@@\n needle edit\n+ap ${i}`)),
+    "apply_patch delete": (i) => one("apply_patch", patch(`*** Delete File: ${flipped(i)}/doomed.txt`)),
+    // From one flipped folder into the other.
+    "apply_patch move": (i) => one("apply_patch", patch(`*** Update File: ${flipped(i)}/move.txt\n*** Move to: ${flipped(i + 1)}/moved_${i}.txt\n@@\n needle move\n+moved ${i}`)),
+    read_file: (i) => one("read_file", { target_file: `${flipped(i)}/inside.txt` }),
+    codex_read_file: (i) => one("codex_read_file", { file_path: path.join(ws, flipped(i), "sub", "inner.txt") }),
+  };
+  const tools: RaceTool[] = RACE_TOOLS.filter((name) => options.only === undefined || options.only.includes(name)).map((name) => ({ name, steps: entries[name] }));
 
-  const report: RaceReport = { tools: {}, leaks: [], outsideChanges: [], flips: 0, serverErrors, searchSandbox };
+  const report: RaceReport = { tools: {}, leaks: [], descriptorPaths: [], outsideChanges: [], flips: 0, serverErrors, searchSandbox, searchSandboxLogLevel: sandbox.level };
   try {
     const finalized = await server.client.finalize({
       tools: [
         { id: "GrokBuild:list_dir" },
         { id: "GrokBuild:grep" },
         { id: "GrokBuild:read_file" },
-        { id: "GrokBuild:search_replace" },
+        // Not demanding a read means an edit that reached a file outside would not be stopped by the read tracker either
+        // (the two variants share their params, so both say so).
+        { id: "GrokBuild:search_replace", paramsJson: JSON.stringify({ skip_read_before_edit: true }) },
+        { id: "GrokBuildConcise:search_replace", nameOverride: "search_replace_concise", paramsJson: JSON.stringify({ skip_read_before_edit: true }) },
         { id: "Codex:list_dir", nameOverride: "codex_list_dir" },
         { id: "Codex:grep_files" },
         { id: "Codex:apply_patch" },
@@ -185,25 +256,37 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
     const queue: { tool: RaceTool; i: number }[] = [];
     for (let i = 0; i < options.callsPerTool; i++) for (const tool of tools) queue.push({ tool, i });
     for (const tool of tools) report.tools[tool.name] = { calls: 0, ok: 0, errors: {}, leaks: 0, examples: {} };
-    const record = (tool: RaceTool, result: ToolCallResult): void => {
+    /** Makes the calls of one entry, checks every answer for the canary, and counts the outcome. */
+    const run = async (tool: RaceTool, i: number): Promise<void> => {
       const tally = report.tools[tool.name]!;
       tally.calls++;
-      if (result.ok) tally.ok++;
-      else {
-        const name = ERROR_NAMES[result.error.code] ?? String(result.error.code);
-        tally.errors[name] = (tally.errors[name] ?? 0) + 1;
-        tally.examples[name] ??= result.error.message.slice(0, 300);
+      let failed: ToolCallResult | undefined;
+      for (const step of tool.steps(i)) {
+        const result = await server.client.executeTool(step.tool, step.input, { deadlineMs: 60_000 });
+        const text = JSON.stringify(result);
+        if (text.includes("/proc/self/fd") && report.descriptorPaths.length < 10) report.descriptorPaths.push(`${tool.name} (${step.tool}): ${text.slice(0, 400)}`);
+        if (text.includes(canary)) {
+          tally.leaks++;
+          if (report.leaks.length < 10) report.leaks.push(`${tool.name} (${step.tool}): ${text.slice(0, 400)}`);
+        }
+        if (!result.ok) {
+          failed = result;
+          break;
+        }
       }
-      const text = JSON.stringify(result);
-      if (!text.includes(canary)) return;
-      tally.leaks++;
-      if (report.leaks.length < 10) report.leaks.push(`${tool.name}: ${text.slice(0, 400)}`);
+      if (failed === undefined || failed.ok) {
+        tally.ok++;
+        return;
+      }
+      const name = ERROR_NAMES[failed.error.code] ?? String(failed.error.code);
+      tally.errors[name] = (tally.errors[name] ?? 0) + 1;
+      tally.examples[name] ??= failed.error.message.slice(0, 300);
     };
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < queue.length) {
         const { tool, i } = queue[next++]!;
-        record(tool, await server.client.executeTool(tool.name, tool.input(i), { deadlineMs: 60_000 }));
+        await run(tool, i);
       }
     };
     try {
@@ -217,6 +300,28 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
     await rm(base, { recursive: true, force: true });
   }
   return report;
+}
+
+/**
+ * What a run did wrong, as lines (none when it passed): anything outside shown or changed, a
+ * descriptor path in an answer, an INTERNAL error, too few flips, or an entry that did not make
+ * its calls or never once succeeded (then it did not really race the folders).
+ */
+export function raceProblems(report: RaceReport, entries: readonly string[], callsPerTool: number): string[] {
+  const problems = [
+    ...report.leaks.map((leak) => `leak: ${leak}`),
+    ...report.outsideChanges.map((change) => `outside ${change}`),
+    ...report.descriptorPaths.map((answer) => `descriptor path: ${answer}`),
+  ];
+  if (report.flips <= 10) problems.push(`only ${report.flips} flips`);
+  const ran = Object.keys(report.tools).sort();
+  if (JSON.stringify(ran) !== JSON.stringify([...entries].sort())) problems.push(`ran ${ran.join(", ")}`);
+  for (const [name, tally] of Object.entries(report.tools)) {
+    if (tally.calls !== callsPerTool) problems.push(`${name}: ${tally.calls} calls`);
+    if (tally.ok === 0) problems.push(`${name}: never succeeded`);
+    if ((tally.errors.INTERNAL ?? 0) > 0) problems.push(`${name}: ${tally.errors.INTERNAL} INTERNAL errors`);
+  }
+  return problems;
 }
 
 /** One line per tool, for the test log. */

@@ -134,7 +134,9 @@ async function replaceInDir(dir: CheckedDir, name: string, content: string | Uin
   const entry = await journal?.begin(dir.realPathOf(tempName));
   let written: Stats;
   try {
-    const handle = await open(dir.at(tempName), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o644);
+    const handle = await open(dir.at(tempName), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o644).catch((error: unknown) => {
+      throw dir.explain(error, { from: tempName, to: name });
+    });
     try {
       try {
         // The creation mode was filtered by the umask; set the kept mode exactly.

@@ -13,7 +13,7 @@ import { openConfined, readFileConfined } from "./safe-read.js";
 import { removeFileConfined, replaceFileAtomic, writeFileConfined } from "./atomic-write.js";
 import { PathLocks } from "./path-lock.js";
 import { TEMP_JOURNAL_DIR_NAME, TempJournal, temporaryNameFor, temporaryWriterPid } from "./temp-journal.js";
-import { detectSearchSandbox, openSearchRoot } from "./search-root.js";
+import { detectSearchSandbox, openSearchRoot, searchSandboxPolicy, type SearchSandbox, type SearchSandboxPolicy } from "./search-root.js";
 
 let base: string;
 let ws: string;
@@ -352,6 +352,49 @@ describe("confined searches", () => {
     await root.close();
     expect(result.stdout).toBe("inside\n");
     if (PROC_FD_AVAILABLE) expect(root.rewriteOutput("/proc/self/fd/3:2\n/proc/self/fd/3")).toBe("sub/a.txt:2\nsub/a.txt");
+  });
+
+  describe("without a mount namespace", () => {
+    const none = (policy: SearchSandboxPolicy): SearchSandbox => ({ mode: "none", policy, prefix: [], mountCommand: "", detail: "mount namespaces unavailable (test)" });
+
+    test("the fallback still pins the root: the program runs in the checked folder even after a swap", async () => {
+      const root = await openSearchRoot(scope, path.join(ws, "sub"));
+      await rename(path.join(ws, "sub"), path.join(ws, "moved"));
+      await symlink(outside, path.join(ws, "sub"));
+      const launch = await root.launch("/bin/ls", ["-1", root.pathArgument], none("auto"));
+      expect(launch.file).toBe("/bin/ls");
+      const result = await run(launch);
+      await root.close();
+      expect(result.stdout).toBe("a.txt\n");
+    });
+
+    test("`require` refuses searches inside the roots, but not with --fs-scope any or on a single file", async () => {
+      const root = await openSearchRoot(scope, path.join(ws, "sub"));
+      const refused = await failure(root.launch("/bin/ls", ["."], none("require")));
+      await root.close();
+      expect(refused.code).toBe(ErrorCode.PERMISSION_DENIED);
+      expect(refused.message).toBe("Permission denied: this server refuses searches, since it cannot keep them inside the workspace here (mount namespaces unavailable (test)).");
+      const file = await openSearchRoot(scope, path.join(ws, "sub", "a.txt"));
+      expect((await file.launch("/bin/cat", [file.pathArgument], none("require"))).file).toBe("/bin/cat");
+      await file.close();
+      const any = await openSearchRoot({ roots: [], fsScope: "any" }, outside);
+      expect((await any.launch("/bin/ls", ["."], none("require"))).file).toBe("/bin/ls");
+      await any.close();
+    });
+
+    test("the policy comes from GROK_TOOLS_SEARCH_SANDBOX; `off` is reported as such", async () => {
+      expect([searchSandboxPolicy({}), searchSandboxPolicy({ GROK_TOOLS_SEARCH_SANDBOX: "off" }), searchSandboxPolicy({ GROK_TOOLS_SEARCH_SANDBOX: "require" }), searchSandboxPolicy({ GROK_TOOLS_SEARCH_SANDBOX: "on" })]).toEqual(["auto", "off", "require", "auto"]);
+      const saved = process.env.GROK_TOOLS_SEARCH_SANDBOX;
+      process.env.GROK_TOOLS_SEARCH_SANDBOX = "off";
+      try {
+        const off = await detectSearchSandbox();
+        expect([off.mode, off.policy]).toEqual(["none", "off"]);
+        expect(off.detail).toContain("can be followed");
+      } finally {
+        if (saved === undefined) delete process.env.GROK_TOOLS_SEARCH_SANDBOX;
+        else process.env.GROK_TOOLS_SEARCH_SANDBOX = saved;
+      }
+    });
   });
 
   test("in the search sandbox no link below the root is followed (where the kernel offers one)", async () => {

@@ -6,7 +6,9 @@
  * the paths it meets by itself, a folder below the root swapped for a link between its listing and
  * its opening would still be followed; where the kernel allows it, the program therefore runs in a
  * mount namespace of its own in which the root is bind-mounted onto itself with `nosymfollow`, so
- * that no link below the root is followed at all. This module does not spawn the search itself.
+ * that no link below the root is followed at all. Where no namespace can be made, only the root is
+ * pinned: the server says so in a warning at start-up, and `GROK_TOOLS_SEARCH_SANDBOX=require` makes
+ * such searches fail closed instead. This module does not spawn the search itself.
  */
 import { spawn } from "node:child_process";
 import { constants, realpathSync, accessSync } from "node:fs";
@@ -18,13 +20,22 @@ import { PROC_FD_AVAILABLE } from "./descriptor-path.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
 
-/** Set to `off` to run searches without their own mount namespace (hosts that sandbox otherwise). */
+/**
+ * How searches are sandboxed: unset or `auto` (a mount namespace where the kernel allows one, else
+ * only the root pinned, with a warning at start-up), `off` (never: hosts that sandbox otherwise), or
+ * `require` (refuse searches below a session root when no namespace can be made: fail closed).
+ */
 export const SEARCH_SANDBOX_ENV_VAR = "GROK_TOOLS_SEARCH_SANDBOX";
+
+/** The values of {@link SEARCH_SANDBOX_ENV_VAR}. */
+export type SearchSandboxPolicy = "auto" | "off" | "require";
 
 /** How a search can be kept from following links below its root. */
 export interface SearchSandbox {
   /** `nosymfollow-mount`: no link below the root is followed; `none`: only the root itself is pinned. */
   readonly mode: "nosymfollow-mount" | "none";
+  /** What the operator asked for ({@link SEARCH_SANDBOX_ENV_VAR}). */
+  readonly policy: SearchSandboxPolicy;
   /** The argv placed before the wrapper shell (empty for `none`). */
   readonly prefix: readonly string[];
   /** The mount command the wrapper runs. */
@@ -51,7 +62,7 @@ const SANDBOX_SCRIPT = [
   'exec "$@"',
 ].join("\n");
 
-const NO_SANDBOX: SearchSandbox = Object.freeze({ mode: "none", prefix: Object.freeze([]) as readonly string[], mountCommand: "", detail: "" });
+const NO_SANDBOX: SearchSandbox = Object.freeze({ mode: "none", policy: "auto", prefix: Object.freeze([]) as readonly string[], mountCommand: "", detail: "" });
 
 /** An executable of that name on PATH or in the usual system folders. */
 function findExecutable(name: string): string | undefined {
@@ -85,15 +96,25 @@ function run(file: string, args: readonly string[], cwd: string): Promise<{ code
   });
 }
 
+/** The policy {@link SEARCH_SANDBOX_ENV_VAR} asks for (an unknown value counts as `auto`). */
+export function searchSandboxPolicy(env: NodeJS.ProcessEnv = process.env): SearchSandboxPolicy {
+  const value = env[SEARCH_SANDBOX_ENV_VAR];
+  return value === "off" || value === "require" ? value : "auto";
+}
+
 /** Tries each way of making a namespace on a scratch folder with a link in it; the first that refuses the link wins. */
 async function probeSandbox(): Promise<SearchSandbox> {
   if (process.platform !== "linux") return { ...NO_SANDBOX, detail: `searches follow no link below their root only on Linux (platform ${process.platform})` };
-  if (process.env[SEARCH_SANDBOX_ENV_VAR] === "off") return { ...NO_SANDBOX, detail: `${SEARCH_SANDBOX_ENV_VAR}=off: searches run without a mount namespace` };
   const unshare = findExecutable("unshare");
   const mount = findExecutable("mount");
-  const unavailable = { ...NO_SANDBOX, detail: "mount namespaces unavailable (unshare/mount failed): a search could follow a folder swapped for a link below its root while it runs" };
+  const unavailable = { ...NO_SANDBOX, detail: "mount namespaces unavailable (neither unshare --mount nor unshare --user --mount works here)" };
   if (unshare === undefined || mount === undefined) return unavailable;
-  const scratch = realpathSync(await mkdtemp(path.join(os.tmpdir(), "grok-tools-probe-")));
+  let scratch: string;
+  try {
+    scratch = realpathSync(await mkdtemp(path.join(os.tmpdir(), "grok-tools-probe-")));
+  } catch (error) {
+    return { ...unavailable, detail: `the search sandbox could not be probed (${(error as Error).message})` };
+  }
   try {
     const root = path.join(scratch, "root");
     await mkdir(path.join(scratch, "outside"));
@@ -105,21 +126,41 @@ async function probeSandbox(): Promise<SearchSandbox> {
       const check = 'cat inside && ! cat link/x 2>/dev/null';
       const probe = await run(prefix[0]!, [...prefix.slice(1), "/bin/sh", "-c", SANDBOX_SCRIPT, mount, root, root, "/bin/sh", "-c", check], scratch);
       if (probe.code === 0 && probe.stdout === "inside\n") {
-        return Object.freeze({ mode: "nosymfollow-mount", prefix: Object.freeze(prefix), mountCommand: mount, detail: `searches run in their own mount namespace (${prefix.slice(1).join(" ")}) where no link below the search root is followed` });
+        return Object.freeze({ mode: "nosymfollow-mount", policy: "auto", prefix: Object.freeze(prefix), mountCommand: mount, detail: `searches run in their own mount namespace (${prefix.slice(1).join(" ")}) where no link below the search root is followed` });
       }
     }
     return unavailable;
+  } catch (error) {
+    return { ...unavailable, detail: `the search sandbox could not be probed (${(error as Error).message})` };
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
-let sandbox: Promise<SearchSandbox> | undefined;
+let probed: Promise<SearchSandbox> | undefined;
 
-/** How searches are kept from following links in this process (probed once, a few ms). */
-export function detectSearchSandbox(): Promise<SearchSandbox> {
-  sandbox ??= probeSandbox();
-  return sandbox;
+/**
+ * How searches are kept from following links in this process: the kernel's means are probed once
+ * (a few ms), the policy is read from the environment on each call.
+ */
+export async function detectSearchSandbox(): Promise<SearchSandbox> {
+  const policy = searchSandboxPolicy();
+  if (policy === "off") return { ...NO_SANDBOX, policy, detail: `${SEARCH_SANDBOX_ENV_VAR}=off: searches run without a mount namespace; a folder swapped for a link below a search root while the search runs can be followed` };
+  probed ??= probeSandbox();
+  const found = await probed;
+  if (found.mode !== "none") return { ...found, policy };
+  const consequence =
+    policy === "require"
+      ? `${SEARCH_SANDBOX_ENV_VAR}=require: searches inside the session folders are refused`
+      : `searches pin only their root: a folder swapped for a link below it while a search runs can be followed outside the workspace (allow mount or user namespaces, or set ${SEARCH_SANDBOX_ENV_VAR}=require to refuse such searches)`;
+  return { ...found, policy, detail: `${found.detail}; ${consequence}` };
+}
+
+/** PERMISSION_DENIED for a search that the `require` policy refuses. */
+function searchRefusedError(box: SearchSandbox): ToolError {
+  return new ToolError(ErrorCode.PERMISSION_DENIED, `Permission denied: this server refuses searches, since it cannot keep them inside the workspace here (${box.detail}).`, {
+    suggestion: "Read or list the files directly instead; the server operator decides whether searches may run without a sandbox.",
+  });
 }
 
 /** The real path of an executable program, or undefined when there is none. */
@@ -178,13 +219,18 @@ export class SearchRoot {
     return PROC_FD_AVAILABLE ? "/proc/self/fd/3" : `./${path.basename(this.realPath)}`;
   }
 
-  /** How to start `program args` (absolute program path) confined to this root. */
-  async launch(program: string, args: readonly string[]): Promise<SearchLaunch> {
+  /**
+   * How to start `program args` (absolute program path) confined to this root, with this process's
+   * sandbox ({@link detectSearchSandbox}; tests may pass another). PERMISSION_DENIED when the
+   * policy is `require` and there is no sandbox.
+   */
+  async launch(program: string, args: readonly string[], sandbox?: SearchSandbox): Promise<SearchLaunch> {
     if (this.kind === "file") {
       if (!PROC_FD_AVAILABLE) return { file: program, args: [...args], cwd: path.dirname(this.realPath), extraFds: [] };
       return { file: program, args: [...args], extraFds: [this.#handle.fd] };
     }
-    const box = this.#bindRoot === undefined ? NO_SANDBOX : await detectSearchSandbox();
+    const box = this.#bindRoot === undefined ? NO_SANDBOX : (sandbox ?? (await detectSearchSandbox()));
+    if (box.mode === "none" && box.policy === "require" && this.#bindRoot !== undefined) throw searchRefusedError(box);
     // A real path has no link in it, so the program can still be started below the pinned root;
     // one that cannot be resolved is spawned directly, so that the caller sees the spawn fail.
     const realProgram = realProgramPath(program);
