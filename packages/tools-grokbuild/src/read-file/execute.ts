@@ -64,7 +64,7 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
   let target = joined;
   let canonical = await realpath(joined).catch(async (error: unknown) => {
     if (errnoCode(error) !== "ENOENT") return joined;
-    const match = await resolveUnicodeFileName(joined);
+    const match = await resolveUnicodeFileName(session, joined);
     if (match !== undefined) target = match;
     return match ?? joined;
   });
@@ -152,7 +152,7 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
 
     let content = extracted.content;
     if (ctx.params.cursor_rules_on_read) {
-      const reminder = await cursorRuleReminderForRead(session.resources, ctx.cwd, canonical);
+      const reminder = await cursorRuleReminderForRead(session, session.resources, ctx.cwd, canonical);
       if (reminder !== undefined) content = appendReminder(content, reminder);
     }
     const file: FileContent = {
@@ -184,7 +184,7 @@ async function readPptx(bytes: Buffer, canonical: string, ctx: ToolContext<ReadF
   const numbered = numberAllLines(text);
   let content = numbered.content;
   if (ctx.params.cursor_rules_on_read) {
-    const reminder = await cursorRuleReminderForRead(ctx.session.resources, ctx.cwd, canonical);
+    const reminder = await cursorRuleReminderForRead(ctx.session, ctx.session.resources, ctx.cwd, canonical);
     if (reminder !== undefined) content = appendReminder(content, reminder);
   }
   const file: FileContent = { content, absolute_path: canonical, offset: null, raw_output: text, total_lines: numbered.totalLines };
@@ -251,7 +251,7 @@ async function readPdf(bytes: Buffer, canonical: string, input: ReadFileInput, c
       const numbered = numberAllLines(result.text);
       let content = numbered.content;
       if (ctx.params.cursor_rules_on_read) {
-        const reminder = await cursorRuleReminderForRead(ctx.session.resources, ctx.cwd, canonical);
+        const reminder = await cursorRuleReminderForRead(ctx.session, ctx.session.resources, ctx.cwd, canonical);
         if (reminder !== undefined) content = appendReminder(content, reminder);
       }
       const file: FileContent = { content, absolute_path: canonical, offset: null, raw_output: result.text, total_lines: numbered.totalLines };
