@@ -104,6 +104,36 @@ export async function writeFileConfined(
 }
 
 /**
+ * Creates `absPath` inside the session roots only if nothing is there, not even a link (EEXIST
+ * otherwise): its folder is opened and checked (missing folders made inside checked parents) and
+ * the file is created through that descriptor with `O_EXCL`. Not atomic: for files seeded empty or
+ * small (a plan file), where "never overwrite" matters more than "never seen half-written".
+ */
+export async function createFileConfined(scope: FsScope, absPath: string, content: string | Uint8Array = "", options: { displayPath?: string; mode?: number } = {}): Promise<WriteResult> {
+  const displayPath = options.displayPath ?? absPath;
+  if (absPath.includes("\0")) throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid path (contains a NUL byte): ${JSON.stringify(displayPath)}`);
+  const trimmed = absPath.length > 1 ? absPath.replace(/\/+$/, "") : absPath;
+  const name = path.basename(trimmed);
+  if (name === "" || name === "." || name === ".." || trimmed === "/") throw errnoError("EISDIR", `illegal operation on a directory, open '${absPath}'`);
+  const dir = await openDirConfined(scope, path.dirname(trimmed), { displayPath, create: true, forEntry: name });
+  try {
+    const handle = await open(dir.at(name), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, options.mode ?? 0o644);
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await dir.handle.sync();
+    return { realPath: dir.realPathOf(name), created: true };
+  } catch (error) {
+    throw dir.explain(error);
+  } finally {
+    await dir.close();
+  }
+}
+
+/**
  * Removes the file (or link) `absPath` inside the session roots, through its checked folder: a
  * folder swapped for a link meanwhile is never followed. A folder is refused with EISDIR.
  */
