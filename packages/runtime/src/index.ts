@@ -92,6 +92,7 @@ export { errorCodeOfFileReadFailure, ioErrorText, rustIoErrorText } from "./fs/i
 export {
   MAX_SYMLINK_HOPS,
   assertInsideRoots,
+  assertNoNul,
   isWithinRoot,
   outsideRootsError,
   realPathOfHandle,
@@ -102,7 +103,8 @@ export {
 } from "./fs/confinement.js";
 export { PROC_FD_AVAILABLE, descriptorPath } from "./fs/descriptor-path.js";
 export { CheckedDir, assertEntryName, openDirConfined, openDirUnconfined, type OpenDirOptions } from "./fs/checked-dir.js";
-export { DEFAULT_MAX_READ_BYTES, errnoCode, errnoError, openConfined, readFileConfined, specialFileError, specialKind, type OpenedFile, type ReadResult } from "./fs/safe-read.js";
+export { errnoCode, errnoError } from "./fs/errno.js";
+export { DEFAULT_MAX_READ_BYTES, openConfined, readFileConfined, specialFileError, specialKind, type OpenedFile, type ReadResult } from "./fs/safe-read.js";
 export { createFileConfined, removeFileConfined, replaceFileAtomic, writeFileConfined, type WriteResult } from "./fs/atomic-write.js";
 export { TEMP_JOURNAL_DIR_NAME, TempJournal, temporaryNameFor, temporaryWriterPid, type JournalEntry, type RecoveryReport } from "./fs/temp-journal.js";
 export {

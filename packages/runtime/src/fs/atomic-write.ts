@@ -11,9 +11,10 @@ import type { Stats } from "node:fs";
 import path from "node:path";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
-import { MAX_SYMLINK_HOPS, type FsScope } from "./confinement.js";
+import { MAX_SYMLINK_HOPS, assertNoNul, type FsScope } from "./confinement.js";
 import { openDirConfined, openDirUnconfined, type CheckedDir } from "./checked-dir.js";
-import { errnoCode, errnoError, specialFileError, specialKind } from "./safe-read.js";
+import { errnoCode, errnoError } from "./errno.js";
+import { specialFileError, specialKind } from "./safe-read.js";
 import type { FileReadTracker } from "./read-tracker.js";
 import { temporaryNameFor, type TempJournal } from "./temp-journal.js";
 
@@ -32,6 +33,14 @@ interface WriteTarget {
   existing: Stats | undefined;
 }
 
+/** The folder and final name of a file path (trailing slashes dropped); EISDIR when it names no file. */
+function splitFilePath(absPath: string, syscall: string): { parent: string; name: string } {
+  const trimmed = absPath.length > 1 ? absPath.replace(/\/+$/, "") : absPath;
+  const name = path.basename(trimmed);
+  if (name === "" || name === "." || name === ".." || trimmed === "/") throw errnoError("EISDIR", `illegal operation on a directory, ${syscall} '${absPath}'`);
+  return { parent: path.dirname(trimmed), name };
+}
+
 /**
  * Finds where a write of `absPath` lands: its folder opened and checked (missing folders made,
  * each inside its checked parent), and the final component, following in-root symlinks as the
@@ -40,10 +49,8 @@ interface WriteTarget {
 async function resolveWriteTarget(scope: FsScope, absPath: string, displayPath: string, create: boolean): Promise<WriteTarget> {
   let current = absPath;
   for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop++) {
-    const trimmed = current.length > 1 ? current.replace(/\/+$/, "") : current;
-    const name = path.basename(trimmed);
-    if (name === "" || name === "." || name === ".." || trimmed === "/") throw errnoError("EISDIR", `illegal operation on a directory, open '${absPath}'`);
-    const dir = await openDirConfined(scope, path.dirname(trimmed), { displayPath, create, forEntry: name });
+    const { parent, name } = splitFilePath(current, "open");
+    const dir = await openDirConfined(scope, parent, { displayPath, create, forEntry: name });
     let keep = false;
     try {
       const existing = await dir.lstatEntry(name).catch((error: unknown) => {
@@ -83,7 +90,7 @@ export async function writeFileConfined(
   options: { displayPath?: string; mode?: number; tracker?: FileReadTracker } = {},
 ): Promise<WriteResult> {
   const displayPath = options.displayPath ?? absPath;
-  if (absPath.includes("\0")) throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid path (contains a NUL byte): ${JSON.stringify(displayPath)}`);
+  assertNoNul(absPath, displayPath);
   const target = await resolveWriteTarget(scope, absPath, displayPath, true);
   try {
     const { dir, name, existing } = target;
@@ -111,11 +118,9 @@ export async function writeFileConfined(
  */
 export async function createFileConfined(scope: FsScope, absPath: string, content: string | Uint8Array = "", options: { displayPath?: string; mode?: number } = {}): Promise<WriteResult> {
   const displayPath = options.displayPath ?? absPath;
-  if (absPath.includes("\0")) throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid path (contains a NUL byte): ${JSON.stringify(displayPath)}`);
-  const trimmed = absPath.length > 1 ? absPath.replace(/\/+$/, "") : absPath;
-  const name = path.basename(trimmed);
-  if (name === "" || name === "." || name === ".." || trimmed === "/") throw errnoError("EISDIR", `illegal operation on a directory, open '${absPath}'`);
-  const dir = await openDirConfined(scope, path.dirname(trimmed), { displayPath, create: true, forEntry: name });
+  assertNoNul(absPath, displayPath);
+  const { parent, name } = splitFilePath(absPath, "open");
+  const dir = await openDirConfined(scope, parent, { displayPath, create: true, forEntry: name });
   try {
     const handle = await open(dir.at(name), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, options.mode ?? 0o644);
     try {
@@ -139,11 +144,9 @@ export async function createFileConfined(scope: FsScope, absPath: string, conten
  */
 export async function removeFileConfined(scope: FsScope, absPath: string, options: { displayPath?: string } = {}): Promise<void> {
   const displayPath = options.displayPath ?? absPath;
-  if (absPath.includes("\0")) throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid path (contains a NUL byte): ${JSON.stringify(displayPath)}`);
-  const trimmed = absPath.length > 1 ? absPath.replace(/\/+$/, "") : absPath;
-  const name = path.basename(trimmed);
-  if (name === "" || name === "." || name === "..") throw errnoError("EISDIR", `illegal operation on a directory, unlink '${absPath}'`);
-  const dir = await openDirConfined(scope, path.dirname(trimmed), { displayPath, forEntry: name });
+  assertNoNul(absPath, displayPath);
+  const { parent, name } = splitFilePath(absPath, "unlink");
+  const dir = await openDirConfined(scope, parent, { displayPath, forEntry: name });
   try {
     if ((await dir.lstatEntry(name)).isDirectory()) throw errnoError("EISDIR", `illegal operation on a directory, unlink '${absPath}'`);
     await unlink(dir.at(name));

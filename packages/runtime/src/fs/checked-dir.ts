@@ -9,9 +9,8 @@ import { constants } from "node:fs";
 import { lstat, mkdir, open, readdir, readlink, type FileHandle } from "node:fs/promises";
 import type { Dirent, Stats } from "node:fs";
 import path from "node:path";
-import { ErrorCode } from "../errors/error-code.js";
-import { ToolError } from "../errors/tool-error.js";
-import { MAX_SYMLINK_HOPS, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, type FsScope } from "./confinement.js";
+import { MAX_SYMLINK_HOPS, assertNoNul, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, type FsScope } from "./confinement.js";
+import { errnoCode, errnoError } from "./errno.js";
 import { PROC_FD_AVAILABLE } from "./descriptor-path.js";
 
 /** Flags of a folder open that may follow links (the kernel resolves, the descriptor is then checked). */
@@ -19,20 +18,10 @@ const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY;
 /** Flags of a child folder opened relative to a checked one: never through a link. */
 const CHILD_DIR_FLAGS = DIR_FLAGS | constants.O_NOFOLLOW;
 
-/** An errno-style error, as Node's fs throws it. */
-function errno(code: string, message: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`${code}: ${message}`), { code });
-}
-
-function errnoCodeOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === "string" ? code : undefined;
-}
-
 /** Throws unless `name` is one plain path component. */
 export function assertEntryName(name: string): void {
   if (name === "" || name === "." || name === ".." || name.includes("/") || name.includes("\0")) {
-    throw errno("EINVAL", `not a single path component: ${JSON.stringify(name)}`);
+    throw errnoError("EINVAL", `not a single path component: ${JSON.stringify(name)}`);
   }
 }
 
@@ -170,7 +159,7 @@ export interface OpenDirOptions {
  */
 export async function openDirConfined(scope: FsScope, absPath: string, options: OpenDirOptions = {}): Promise<CheckedDir> {
   const displayPath = options.displayPath ?? absPath;
-  if (absPath.includes("\0")) throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid path (contains a NUL byte): ${JSON.stringify(displayPath)}`);
+  assertNoNul(absPath, displayPath);
   return openDir(scope, absPath, { displayPath, entry: options.forEntry }, options.create === true, "inside", { left: MAX_SYMLINK_HOPS });
 }
 
@@ -179,7 +168,7 @@ async function openDir(scope: FsScope, absPath: string, naming: Naming, create: 
   try {
     handle = await open(absPath, DIR_FLAGS);
   } catch (error) {
-    if (!create || errnoCodeOf(error) !== "ENOENT") throw error;
+    if (!create || errnoCode(error) !== "ENOENT") throw error;
     return createDir(scope, absPath, naming, role, hops);
   }
   try {
@@ -197,13 +186,13 @@ async function createDir(scope: FsScope, absPath: string, naming: Naming, role: 
   const trimmed = absPath.length > 1 ? absPath.replace(/\/+$/, "") : absPath;
   const name = path.basename(trimmed);
   const parentPath = path.dirname(trimmed);
-  if (trimmed === parentPath) throw errno("ENOENT", `no such file or directory, open '${absPath}'`);
+  if (trimmed === parentPath) throw errnoError("ENOENT", `no such file or directory, open '${absPath}'`);
   const parent = await openDir(scope, parentPath, name === "." || name === ".." ? naming : below(naming, name), true, "toward-root", hops);
   try {
     if (name === "." || name === "") return await reopenChecked(scope, parent.path, parent.realPath, naming, role);
     if (name === "..") return await reopenChecked(scope, `${parent.path}/..`, `${parent.realPath}/..`, naming, role);
     const existing = await parent.lstatEntry(name).catch((error: unknown) => {
-      if (errnoCodeOf(error) === "ENOENT") return undefined;
+      if (errnoCode(error) === "ENOENT") return undefined;
       throw error;
     });
     if (existing === undefined) {
@@ -212,12 +201,12 @@ async function createDir(scope: FsScope, absPath: string, naming: Naming, role: 
       try {
         await mkdir(parent.at(name));
       } catch (error) {
-        if (errnoCodeOf(error) !== "EEXIST") throw parent.explain(error);
+        if (errnoCode(error) !== "EEXIST") throw parent.explain(error);
       }
     }
     if (existing?.isSymbolicLink()) {
       // A (dangling) link where a folder is missing: follow it as the kernel would, then check again.
-      if (--hops.left < 0) throw errno("ELOOP", `too many levels of symbolic links, open '${absPath}'`);
+      if (--hops.left < 0) throw errnoError("ELOOP", `too many levels of symbolic links, open '${absPath}'`);
       const target = await readlink(parent.at(name)).catch((error: unknown) => {
         throw parent.explain(error);
       });

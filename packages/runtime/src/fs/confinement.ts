@@ -8,6 +8,7 @@ import type { FileHandle } from "node:fs/promises";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
 import { descriptorPath } from "./descriptor-path.js";
+import { errnoError } from "./errno.js";
 import type { TempJournal } from "./temp-journal.js";
 
 /** The part of a session that confinement needs. */
@@ -36,6 +37,11 @@ export function isWithinRoot(candidate: string, root: string): boolean {
   if (candidate === root) return true;
   const prefix = root.endsWith("/") ? root : `${root}/`;
   return candidate.startsWith(prefix);
+}
+
+/** INVALID_INPUT for a path with a NUL byte (the kernel would refuse it with a less useful error). */
+export function assertNoNul(absPath: string, displayPath: string = absPath): void {
+  if (absPath.includes("\0")) throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid path (contains a NUL byte): ${JSON.stringify(displayPath)}`);
 }
 
 /** Throws PERMISSION_DENIED unless `realPath` lies inside a root (always passes with `fsScope: "any"`). */
@@ -86,7 +92,7 @@ export async function realPathOfHandle(handle: FileHandle, openedAs: string, opt
   const where = await descriptorPath(handle.fd);
   if (where !== undefined) {
     if (where.deleted && options.removed === "enoent") {
-      throw Object.assign(new Error(`ENOENT: no such file or directory, it was removed: '${openedAs}'`), { code: "ENOENT" });
+      throw errnoError("ENOENT", `no such file or directory, it was removed: '${openedAs}'`);
     }
     return where.path;
   }

@@ -8,7 +8,8 @@ import { open, type FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
-import { assertInsideRoots, realPathOfHandle, type FsScope } from "./confinement.js";
+import { assertInsideRoots, assertNoNul, realPathOfHandle, type FsScope } from "./confinement.js";
+import { errnoError } from "./errno.js";
 
 /** Default byte cap of one read. */
 export const DEFAULT_MAX_READ_BYTES = 64 * 1024 * 1024;
@@ -33,17 +34,6 @@ export interface ReadResult {
   truncated: boolean;
 }
 
-/** An errno-style error, as Node's fs throws it. */
-export function errnoError(code: string, message: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`${code}: ${message}`), { code });
-}
-
-/** The `code` of an errno error, or undefined. */
-export function errnoCode(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === "string" ? code : undefined;
-}
-
 /** Describes a non-regular file kind for messages. */
 export function specialKind(stat: Stats): string | undefined {
   if (stat.isFIFO()) return "a FIFO (named pipe)";
@@ -58,7 +48,7 @@ export function specialKind(stat: Stats): string | undefined {
  * not special. A directory is returned as such (stat tells); the caller decides.
  */
 export async function openConfined(scope: FsScope, absPath: string, displayPath: string = absPath): Promise<OpenedFile> {
-  if (absPath.includes("\0")) throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid path (contains a NUL byte): ${JSON.stringify(displayPath)}`);
+  assertNoNul(absPath, displayPath);
   for (let attempt = 1; ; attempt++) {
     try {
       return await openAndCheck(scope, absPath, displayPath);

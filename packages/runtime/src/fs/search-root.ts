@@ -15,7 +15,7 @@ import { constants, realpathSync, accessSync } from "node:fs";
 import { mkdtemp, mkdir, open, rm, symlink, writeFile, type FileHandle } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, type FsScope } from "./confinement.js";
+import { assertNoNul, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, type FsScope } from "./confinement.js";
 import { PROC_FD_AVAILABLE } from "./descriptor-path.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
@@ -276,7 +276,7 @@ const ROOT_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTT
  */
 export async function openSearchRoot(scope: FsScope, absPath: string, options: SearchRootOptions = {}): Promise<SearchRoot> {
   const displayPath = options.displayPath ?? absPath;
-  if (absPath.includes("\0")) throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid path (contains a NUL byte): ${JSON.stringify(displayPath)}`);
+  assertNoNul(absPath, displayPath);
   const handle = await open(absPath, ROOT_FLAGS);
   try {
     const realPath = await realPathOfHandle(handle, absPath);

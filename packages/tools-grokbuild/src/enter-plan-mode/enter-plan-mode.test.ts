@@ -1,3 +1,4 @@
+// enter_plan_mode through a session: the prompt and hints, plan-mode state, and the plan file seed (confined).
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";

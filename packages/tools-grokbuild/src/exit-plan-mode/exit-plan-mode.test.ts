@@ -1,3 +1,4 @@
+// exit_plan_mode through a session: presenting the plan (read inside the roots only) and ending plan mode.
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";

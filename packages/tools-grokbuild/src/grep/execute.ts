@@ -113,6 +113,8 @@ export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>
     );
     if (missing) throw notFound(ctx.cwd, workdir, input.path);
   }
+  // The path string first, so that in the ordinary case nothing outside is even opened; what
+  // ripgrep is started on is checked again on its descriptor (openRoot), which is what holds in a race.
   const real = await realpath(workdir).catch(() => workdir);
   await assertInsideRoots(ctx.session, real, input.path ?? workdir);
   const config: GrepFormatConfig = {

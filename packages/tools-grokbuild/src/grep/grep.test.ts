@@ -1,3 +1,4 @@
+// GrokBuild:grep: argument building, output formatting, the ripgrep runner, and searches through a session.
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";

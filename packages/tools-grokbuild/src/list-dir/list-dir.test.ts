@@ -1,3 +1,4 @@
+// GrokBuild:list_dir: the current and legacy renderers over checked folders, budgets, and calls through a session.
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";

@@ -1,3 +1,4 @@
+// GrokBuild:read_file through a session: paths, windows, kinds, the tracker, gitignore and cursor rules.
 import { execFileSync } from "node:child_process";
 import { mkdtemp, mkdir, realpath, rm, symlink, writeFile, unlink } from "node:fs/promises";
 import os from "node:os";
