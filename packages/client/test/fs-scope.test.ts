@@ -13,9 +13,11 @@ const TOOLS = [
   { id: "GrokBuild:grep" },
   { id: "GrokBuild:read_file" },
   { id: "GrokBuild:search_replace" },
+  { id: "GrokBuildConcise:search_replace", nameOverride: "search_replace_concise" },
   { id: "Codex:list_dir", nameOverride: "codex_list_dir" },
   { id: "Codex:grep_files" },
   { id: "Codex:apply_patch" },
+  { id: "Codex:read_file", nameOverride: "codex_read_file" },
 ];
 
 let base: string;
@@ -51,6 +53,10 @@ function calls(ws: string, other: string): Array<[string, unknown]> {
     ["grep_files", { pattern: "needle", path: other }],
     ["search_replace", { file_path: path.join(other, "deep", "new.txt"), old_string: "", new_string: "made\n" }],
     ["apply_patch", { patch: `*** Begin Patch\n*** Add File: ${path.join(other, "made", "p.txt")}\n+patched\n*** End Patch` }],
+    ["codex_read_file", { file_path: path.join(other, "deep", "o.txt") }],
+    ["search_replace_concise", { file_path: path.join(other, "deep", "u.txt"), old_string: "", new_string: "needle u\n" }],
+    ["search_replace_concise", { file_path: path.join(other, "deep", "o.txt"), old_string: "needle other", new_string: "needle other, edited" }],
+    ["apply_patch", { patch: `*** Begin Patch\n*** Update File: ${path.join(other, "deep", "u.txt")}\n*** Move to: ${path.join(other, "deep", "m.txt")}\n@@\n-needle u\n+moved\n*** End Patch` }],
     ["apply_patch", { patch: `*** Begin Patch\n*** Delete File: ${path.join(other, "deep", "o.txt")}\n*** End Patch` }],
   ].map(([tool, input]) => [tool as string, input]) as Array<[string, unknown]>;
 }
@@ -75,7 +81,9 @@ describe("--fs-scope any", () => {
     expect(text(5)).toBe(`${env.other}/deep/o.txt`);
     expect(await readFile(path.join(env.other, "deep", "new.txt"), "utf8")).toBe("made\n");
     expect(await readFile(path.join(env.other, "made", "p.txt"), "utf8")).toBe("patched\n");
-    expect((await readdir(path.join(env.other, "deep"))).sort()).toEqual(["new.txt"]);
+    expect(text(8)).toBe("L1: needle other");
+    expect(await readFile(path.join(env.other, "deep", "m.txt"), "utf8")).toBe("moved\n");
+    expect((await readdir(path.join(env.other, "deep"))).sort()).toEqual(["m.txt", "new.txt"]);
   });
 });
 
