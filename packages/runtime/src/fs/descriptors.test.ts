@@ -13,7 +13,7 @@ import { openConfined, readFileConfined } from "./safe-read.js";
 import { removeFileConfined, replaceFileAtomic, writeFileConfined } from "./atomic-write.js";
 import { PathLocks } from "./path-lock.js";
 import { TEMP_JOURNAL_DIR_NAME, TempJournal, temporaryNameFor, temporaryWriterPid } from "./temp-journal.js";
-import { detectSearchSandbox, openSearchRoot, searchSandboxPolicy, type SearchSandbox, type SearchSandboxPolicy } from "./search-root.js";
+import { detectSearchSandbox, openSearchRoot, removeStaleProbeFolders, searchSandboxPolicy, type SearchSandbox, type SearchSandboxPolicy } from "./search-root.js";
 
 let base: string;
 let ws: string;
@@ -395,6 +395,19 @@ describe("confined searches", () => {
         else process.env.GROK_TOOLS_SEARCH_SANDBOX = saved;
       }
     });
+  });
+
+  test("the probe's scratch folders left by a killed process are removed; others' are left alone", async () => {
+    const dead = path.join(os.tmpdir(), `grok-tools-probe-${deadPid()}-test`);
+    const mine = path.join(os.tmpdir(), `grok-tools-probe-${process.pid}-test`);
+    const unknown = path.join(os.tmpdir(), "grok-tools-probe-Xtest");
+    for (const dir of [dead, mine, unknown]) await mkdir(path.join(dir, "root"), { recursive: true });
+    try {
+      await removeStaleProbeFolders();
+      expect(await Promise.all([dead, mine, unknown].map((dir) => lstat(dir).then(() => true, () => false)))).toEqual([false, true, true]);
+    } finally {
+      for (const dir of [dead, mine, unknown]) await rm(dir, { recursive: true, force: true });
+    }
   });
 
   test("in the search sandbox no link below the root is followed (where the kernel offers one)", async () => {

@@ -12,11 +12,12 @@
  */
 import { spawn } from "node:child_process";
 import { constants, realpathSync, accessSync } from "node:fs";
-import { mkdtemp, mkdir, open, rm, symlink, writeFile, type FileHandle } from "node:fs/promises";
+import { mkdtemp, mkdir, open, readdir, rm, symlink, writeFile, type FileHandle } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { assertNoNul, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, type FsScope } from "./confinement.js";
 import { PROC_FD_AVAILABLE } from "./descriptor-path.js";
+import { isAlive } from "./temp-journal.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
 
@@ -102,6 +103,24 @@ export function searchSandboxPolicy(env: NodeJS.ProcessEnv = process.env): Searc
   return value === "off" || value === "require" ? value : "auto";
 }
 
+/** Scratch folders of the probe: `<tmp>/grok-tools-probe-<pid>-XXXXXX`. */
+const PROBE_PREFIX = "grok-tools-probe-";
+
+/**
+ * Removes the probe's scratch folders of processes that are gone (a server killed during its
+ * few-ms probe at start-up leaves one; issue #23 item 3: our own temporaries are cleaned at start).
+ */
+export async function removeStaleProbeFolders(): Promise<void> {
+  const names = await readdir(os.tmpdir()).catch(() => [] as string[]);
+  for (const name of names) {
+    // Only names with a pid (`<prefix><pid>-`): a folder whose owner cannot be told is left alone.
+    const match = new RegExp(`^${PROBE_PREFIX}(\\d+)-`).exec(name);
+    const pid = match === null ? 0 : Number(match[1]);
+    if (pid <= 0 || pid === process.pid || isAlive(pid, undefined)) continue;
+    await rm(path.join(os.tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
 /** Tries each way of making a namespace on a scratch folder with a link in it; the first that refuses the link wins. */
 async function probeSandbox(): Promise<SearchSandbox> {
   if (process.platform !== "linux") return { ...NO_SANDBOX, detail: `searches follow no link below their root only on Linux (platform ${process.platform})` };
@@ -111,7 +130,8 @@ async function probeSandbox(): Promise<SearchSandbox> {
   if (unshare === undefined || mount === undefined) return unavailable;
   let scratch: string;
   try {
-    scratch = realpathSync(await mkdtemp(path.join(os.tmpdir(), "grok-tools-probe-")));
+    await removeStaleProbeFolders();
+    scratch = realpathSync(await mkdtemp(path.join(os.tmpdir(), `${PROBE_PREFIX}${process.pid}-`)));
   } catch (error) {
     return { ...unavailable, detail: `the search sandbox could not be probed (${(error as Error).message})` };
   }

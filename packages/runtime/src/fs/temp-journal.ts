@@ -48,7 +48,8 @@ function processStartTime(pid: number): string | undefined {
   }
 }
 
-function isAlive(pid: number, startTime: string | undefined): boolean {
+/** Whether process `pid` runs (and, given its start time, is still the same process, not a reused pid). */
+export function isAlive(pid: number, startTime: string | undefined): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {
