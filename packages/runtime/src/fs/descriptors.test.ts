@@ -397,6 +397,29 @@ describe("confined searches", () => {
     });
   });
 
+  test("in the search sandbox a file system mounted below the root is still searched, and refuses links too", async () => {
+    const sandbox = await detectSearchSandbox();
+    const vol = path.join(ws, "sub", "my vol");
+    await mkdir(vol);
+    const mounted = sandbox.mode === "nosymfollow-mount" && spawnSync("mount", ["-t", "tmpfs", "-o", "size=1m", "none", vol]).status === 0;
+    if (!mounted) {
+      console.warn(`SKIPPED: cannot mount a tmpfs here to test searches below a mount (sandbox: ${sandbox.mode})`);
+      return;
+    }
+    try {
+      await writeFile(path.join(vol, "b.txt"), "in the volume\n");
+      await symlink(outside, path.join(vol, "link"));
+      const root = await openSearchRoot(scope, path.join(ws, "sub"));
+      const result = await run(await root.launch("/bin/sh", ["-c", 'cat "my vol/b.txt"; cat "my vol/link/secret.txt"']));
+      await root.close();
+      // Before: a plain bind mount hid the volume (No such file), so a search silently missed it.
+      expect(result.stdout).toBe("in the volume\n");
+      expect(result.stderr).toContain("Too many levels of symbolic links");
+    } finally {
+      spawnSync("umount", ["-l", vol]);
+    }
+  });
+
   test("the probe's scratch folders left by a killed process are removed; others' are left alone", async () => {
     const dead = path.join(os.tmpdir(), `grok-tools-probe-${deadPid()}-test`);
     const mine = path.join(os.tmpdir(), `grok-tools-probe-${process.pid}-test`);

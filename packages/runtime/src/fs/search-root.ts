@@ -55,9 +55,23 @@ export interface SearchLaunch {
   extraFds: number[];
 }
 
-/** The shell wrapper run in the new mount namespace: `$0` mount, `$1` root to pin, `$2` cwd, then the program. */
+/**
+ * The shell wrapper run in the new mount namespace: `$0` mount, `$1` root to pin, `$2` cwd, then the
+ * program. The root is bind-mounted onto itself recursively with `nosymfollow` (a plain bind would
+ * hide what is mounted below it, and the search would silently miss it; the option reaches only the
+ * top mount), then every mount below it is remounted `nosymfollow` too (mount keeps its other
+ * flags). mountinfo escapes spaces as `\040`: only lines that may lie below the root are decoded
+ * (printf %b), to spare a fork per mount of the system. A mount that cannot be restricted fails
+ * the search rather than leave a gap.
+ */
 const SANDBOX_SCRIPT = [
-  '"$0" -n --bind -o nosymfollow -- "$1" "$1" || { echo "grok-tools: cannot prepare the search sandbox" >&2; exit 2; }',
+  '"$0" -n --rbind -o nosymfollow -- "$1" "$1" || { echo "grok-tools: cannot prepare the search sandbox" >&2; exit 2; }',
+  'mounts=$(cat /proc/self/mountinfo) || exit 2',
+  'printf "%s\\n" "$mounts" | while read -r _ _ _ _ at _; do',
+  '  case "$at" in "$1"/*|*\\\\*) ;; *) continue ;; esac',
+  '  at=$(printf "%b" "$at")',
+  '  case "$at" in "$1"/*) "$0" -n -o remount,bind,nosymfollow -- "$at" || { echo "grok-tools: cannot keep the search inside the workspace: $at cannot be made to refuse links" >&2; exit 2; } ;; esac',
+  'done || exit 2',
   'cd -- "$2" 2>/dev/null || { echo "grok-tools: the search folder changed while the search started; search again" >&2; exit 2; }',
   'shift 2',
   'exec "$@"',
