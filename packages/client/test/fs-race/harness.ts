@@ -27,6 +27,12 @@ interface RaceTool {
   name: string;
   /** The calls made in order (an edit that needs a read first is two); the first failure ends them. */
   steps(i: number): RaceStep[];
+  /**
+   * How many times a failed sequence is tried again from its first call (default 1). A two-call
+   * sequence succeeds only when both calls meet the same real folder, about one time in eight;
+   * a few attempts keep "it succeeded at least once" from depending on luck.
+   */
+  attempts?: number;
 }
 
 /** What one tool answered over the run. */
@@ -229,7 +235,13 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
     read_file: (i) => one("read_file", { target_file: `${flipped(i)}/inside.txt` }),
     codex_read_file: (i) => one("codex_read_file", { file_path: path.join(ws, flipped(i), "sub", "inner.txt") }),
   };
-  const tools: RaceTool[] = RACE_TOOLS.filter((name) => options.only === undefined || options.only.includes(name)).map((name) => ({ name, steps: entries[name] }));
+  // The entries that succeed least often on their own (two calls, or a file that the first success moves away).
+  const attempts: Partial<Record<(typeof RACE_TOOLS)[number], number>> = { "search_replace edit": 5, "concise edit": 5, "apply_patch update": 3, "apply_patch move": 3 };
+  const tools: RaceTool[] = RACE_TOOLS.filter((name) => options.only === undefined || options.only.includes(name)).map((name) => ({
+    name,
+    steps: entries[name],
+    ...(attempts[name] === undefined ? {} : { attempts: attempts[name] }),
+  }));
 
   const report: RaceReport = { tools: {}, leaks: [], descriptorPaths: [], outsideChanges: [], flips: 0, serverErrors, searchSandbox, searchSandboxLogLevel: sandbox.level };
   try {
@@ -261,18 +273,22 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
       const tally = report.tools[tool.name]!;
       tally.calls++;
       let failed: ToolCallResult | undefined;
-      for (const step of tool.steps(i)) {
-        const result = await server.client.executeTool(step.tool, step.input, { deadlineMs: 60_000 });
-        const text = JSON.stringify(result);
-        if (text.includes("/proc/self/fd") && report.descriptorPaths.length < 10) report.descriptorPaths.push(`${tool.name} (${step.tool}): ${text.slice(0, 400)}`);
-        if (text.includes(canary)) {
-          tally.leaks++;
-          if (report.leaks.length < 10) report.leaks.push(`${tool.name} (${step.tool}): ${text.slice(0, 400)}`);
+      for (let attempt = 0; attempt < (tool.attempts ?? 1); attempt++) {
+        failed = undefined;
+        for (const step of tool.steps(i)) {
+          const result = await server.client.executeTool(step.tool, step.input, { deadlineMs: 60_000 });
+          const text = JSON.stringify(result);
+          if (text.includes("/proc/self/fd") && report.descriptorPaths.length < 10) report.descriptorPaths.push(`${tool.name} (${step.tool}): ${text.slice(0, 400)}`);
+          if (text.includes(canary)) {
+            tally.leaks++;
+            if (report.leaks.length < 10) report.leaks.push(`${tool.name} (${step.tool}): ${text.slice(0, 400)}`);
+          }
+          if (!result.ok) {
+            failed = result;
+            break;
+          }
         }
-        if (!result.ok) {
-          failed = result;
-          break;
-        }
+        if (failed === undefined) break;
       }
       if (failed === undefined || failed.ok) {
         tally.ok++;

@@ -65,7 +65,9 @@ export class CheckedDir {
     const spelled = new RegExp(`${this.path}(?![0-9])`, "g");
     const rewrite = (text: string): string => {
       const real = PROC_FD_AVAILABLE ? text.replace(spelled, () => this.realPath) : text;
-      return renamed === undefined ? real : real.replaceAll(`/${renamed.from}`, `/${renamed.to}`);
+      if (renamed === undefined) return real;
+      // The rename of the temporary over its file then reads `'X' -> 'X'`: say it once.
+      return real.replaceAll(`/${renamed.from}`, `/${renamed.to}`).replace(/'([^']*)' -> '\1'/g, "'$1'");
     };
     const fields = error as NodeJS.ErrnoException & { dest?: unknown };
     fields.message = rewrite(fields.message);

@@ -128,6 +128,8 @@ describe("checked folders", () => {
       const error = Object.assign(new Error(`ENOENT: no such file or directory, open '${dir.at(".a.txt.1.abc.tmp")}'`), { path: dir.at(".a.txt.1.abc.tmp") });
       dir.explain(error, { from: ".a.txt.1.abc.tmp", to: "a.txt" });
       expect([error.message, error.path]).toEqual([`ENOENT: no such file or directory, open '${path.join(ws, "sub", "a.txt")}'`, path.join(ws, "sub", "a.txt")]);
+      const renamed = new Error(`ENOENT: no such file or directory, rename '${dir.at(".a.txt.1.abc.tmp")}' -> '${dir.at("a.txt")}'`);
+      expect((dir.explain(renamed, { from: ".a.txt.1.abc.tmp", to: "a.txt" }) as Error).message).toBe(`ENOENT: no such file or directory, rename '${path.join(ws, "sub", "a.txt")}'`);
       const other = new Error(`open '${dir.path}0/x'`);
       expect((dir.explain(other) as Error).message).toBe(`open '${dir.path}0/x'`);
     } finally {
