@@ -92,9 +92,35 @@ export {
 } from "./testing/golden.js";
 export { expandTilde, resolveModelPath, sanitizeModelPathArg } from "./fs/model-path.js";
 export { errorCodeOfFileReadFailure, ioErrorText, rustIoErrorText } from "./fs/io-error-text.js";
-export { assertInsideRoots, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, resolveForCreate, type FsScope } from "./fs/confinement.js";
-export { DEFAULT_MAX_READ_BYTES, errnoCode, errnoError, openConfined, readFileConfined, type OpenedFile, type ReadResult } from "./fs/safe-read.js";
-export { replaceFileAtomic, writeFileConfined, type WriteResult } from "./fs/atomic-write.js";
+export {
+  MAX_SYMLINK_HOPS,
+  assertInsideRoots,
+  assertNoNul,
+  isWithinRoot,
+  outsideRootsError,
+  realPathOfHandle,
+  realRoots,
+  replacedWhileOpeningError,
+  resolveForCreate,
+  type FsScope,
+} from "./fs/confinement.js";
+export { PROC_FD_AVAILABLE, descriptorPath } from "./fs/descriptor-path.js";
+export { CheckedDir, assertEntryName, openDirConfined, openDirUnconfined, type OpenDirOptions } from "./fs/checked-dir.js";
+export { errnoCode, errnoError } from "./fs/errno.js";
+export { DEFAULT_MAX_READ_BYTES, openConfined, readFileConfined, specialFileError, specialKind, type OpenedFile, type ReadResult } from "./fs/safe-read.js";
+export { createFileConfined, removeFileConfined, replaceFileAtomic, writeFileConfined, type WriteResult } from "./fs/atomic-write.js";
+export { TEMP_JOURNAL_DIR_NAME, TempJournal, temporaryNameFor, temporaryWriterPid, type JournalEntry, type RecoveryReport } from "./fs/temp-journal.js";
+export {
+  SEARCH_SANDBOX_ENV_VAR,
+  SearchRoot,
+  detectSearchSandbox,
+  openSearchRoot,
+  searchSandboxPolicy,
+  type SearchLaunch,
+  type SearchRootOptions,
+  type SearchSandbox,
+  type SearchSandboxPolicy,
+} from "./fs/search-root.js";
 export { decodeText, detectTextFormat, encodeText, type TextFormat } from "./fs/text-format.js";
 export { PATH_LOCKS, PathLocks } from "./fs/path-lock.js";
 export {

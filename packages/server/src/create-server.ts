@@ -6,7 +6,7 @@
 import { ServerCredentials, status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
 import { timingSafeEqual, createHash } from "node:crypto";
 import { GrokToolsServiceService, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
-import { Session, ToolRegistry, defaultStateDir, silentLogger, type AgentDefinition, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
+import { Session, ToolRegistry, defaultStateDir, detectSearchSandbox, silentLogger, type AgentDefinition, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
 import { GITIGNORE_POLICY, grokBuild, grokBuildConcise } from "@grok-tools/tools-grokbuild";
 import { codex } from "@grok-tools/tools-codex";
 import { createToolsService } from "./grpc/tools-service.js";
@@ -58,7 +58,10 @@ export interface ToolsServerOptions {
 
 /** A running (or ready to run) tools server. */
 export interface ToolsServer {
-  /** Binds `127.0.0.1:0`, `host:port` or `unix:/path`; resolves to the bound address. */
+  /**
+   * Removes the temporary files a killed predecessor left, then binds `127.0.0.1:0`, `host:port`
+   * or `unix:/path`; resolves to the bound address.
+   */
   listen(address: string): Promise<string>;
   /** Stops taking calls, waits for running ones up to `graceMs`, then forces. */
   shutdown(graceMs?: number): Promise<void>;
@@ -131,7 +134,15 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   const lock = acquireStateFolderLock(stateFolder, stateRoot, workspaceRealPath);
   return {
     session,
-    listen(address) {
+    async listen(address) {
+      // Temporaries a killed predecessor left beside the files it was replacing (issue #23 item 3).
+      await session.tempJournal.recover(log).catch((error: unknown) => log.warn({ err: error }, "could not remove leftover temporary files"));
+      void detectSearchSandbox().then((sandbox) => {
+        const fields = { searchSandbox: sandbox.mode, searchSandboxPolicy: sandbox.policy };
+        // Searches that could leave the workspace are worth a warning; with --fs-scope any nothing is confined.
+        if (sandbox.mode === "none" && session.fsScope !== "any") log.warn(fields, sandbox.detail);
+        else log.info(fields, sandbox.detail);
+      });
       return new Promise((resolve, reject) => {
         server.bindAsync(address, credentials, (error, port) => {
           if (error) return reject(error);

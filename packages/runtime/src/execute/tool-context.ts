@@ -8,6 +8,7 @@ import type { ServiceKey } from "../session/session-service.js";
 import type { ToolKind } from "../tool/tool-kind.js";
 import type { Logger } from "../session/logger.js";
 import type { TruncationSettings } from "../output/truncation-settings.js";
+import type { TempJournal } from "../fs/temp-journal.js";
 
 /** Client-facing names as configured at finalize (spec §2.7). */
 export interface NameLookup {
@@ -41,6 +42,8 @@ export interface SessionHandle {
   /** Folders file tools may touch (decision D3); empty with `fsScope: "any"`. */
   readonly roots: readonly string[];
   readonly fsScope: "workspace" | "any";
+  /** Where atomic writes note their temporaries, so that a restart removes them. */
+  readonly tempJournal?: TempJournal;
   /** This session's private folder (terminal logs, plan files, state). */
   readonly sessionDir: string;
   readonly resources: ResourceStore;

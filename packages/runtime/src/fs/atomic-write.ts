@@ -1,16 +1,22 @@
 /**
  * The one writer of file tools (decision D3): confined, atomic (temp in the same folder, fsync,
- * rename, folder fsync), keeping the mode of the file it replaces and writing through in-root symlinks.
+ * rename, folder fsync), keeping the mode of the file it replaces and writing through in-root
+ * symlinks. Every step after the folder check goes through the checked folder's descriptor, so a
+ * folder swapped for a link meanwhile cannot send the temporary, the rename or a new folder
+ * elsewhere (issue #12 item 6). Temporaries are journalled (issue #23 item 3).
  */
 import { constants } from "node:fs";
-import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { open, rename, unlink, readlink } from "node:fs/promises";
+import type { Stats } from "node:fs";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
-import { assertInsideRoots, realPathOfHandle, resolveForCreate, type FsScope } from "./confinement.js";
-import { errnoCode, errnoError, openConfined } from "./safe-read.js";
+import { MAX_SYMLINK_HOPS, assertNoNul, type FsScope } from "./confinement.js";
+import { openDirConfined, openDirUnconfined, type CheckedDir } from "./checked-dir.js";
+import { errnoCode, errnoError } from "./errno.js";
+import { specialFileError, specialKind } from "./safe-read.js";
 import type { FileReadTracker } from "./read-tracker.js";
+import { temporaryNameFor, type TempJournal } from "./temp-journal.js";
 
 /** Outcome of {@link writeFileConfined}. */
 export interface WriteResult {
@@ -18,6 +24,57 @@ export interface WriteResult {
   realPath: string;
   /** True when the file did not exist before. */
   created: boolean;
+}
+
+/** A file to write: its checked folder, its name there, and what is there now. */
+interface WriteTarget {
+  dir: CheckedDir;
+  name: string;
+  existing: Stats | undefined;
+}
+
+/** The folder and final name of a file path (trailing slashes dropped); EISDIR when it names no file. */
+function splitFilePath(absPath: string, syscall: string): { parent: string; name: string } {
+  const trimmed = absPath.length > 1 ? absPath.replace(/\/+$/, "") : absPath;
+  const name = path.basename(trimmed);
+  if (name === "" || name === "." || name === ".." || trimmed === "/") throw errnoError("EISDIR", `illegal operation on a directory, ${syscall} '${absPath}'`);
+  return { parent: path.dirname(trimmed), name };
+}
+
+/**
+ * Finds where a write of `absPath` lands: its folder opened and checked (missing folders made,
+ * each inside its checked parent), and the final component, following in-root symlinks as the
+ * kernel would. The caller must close `dir`.
+ */
+async function resolveWriteTarget(scope: FsScope, absPath: string, displayPath: string, create: boolean): Promise<WriteTarget> {
+  let current = absPath;
+  for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop++) {
+    const { parent, name } = splitFilePath(current, "open");
+    const dir = await openDirConfined(scope, parent, { displayPath, create, forEntry: name });
+    let keep = false;
+    try {
+      const existing = await dir.lstatEntry(name).catch((error: unknown) => {
+        if (errnoCode(error) === "ENOENT") return undefined;
+        throw error;
+      });
+      if (existing?.isSymbolicLink()) {
+        // Write through the link (it stays a link), wherever it points, once that is checked in turn.
+        const target = await readlink(dir.at(name)).catch((error: unknown) => {
+          throw dir.explain(error);
+        });
+        current = target.startsWith("/") ? target : `${dir.realPath}/${target}`;
+        continue;
+      }
+      if (existing?.isDirectory()) throw errnoError("EISDIR", `illegal operation on a directory, open '${absPath}'`);
+      const kind = existing === undefined ? undefined : specialKind(existing);
+      if (kind !== undefined) throw specialFileError(displayPath, kind);
+      keep = true;
+      return { dir, name, existing };
+    } finally {
+      if (!keep) await dir.close();
+    }
+  }
+  throw new ToolError(ErrorCode.INVALID_INPUT, `Too many levels of symbolic links: ${displayPath}`, { filePath: displayPath });
 }
 
 /**
@@ -33,70 +90,119 @@ export async function writeFileConfined(
   options: { displayPath?: string; mode?: number; tracker?: FileReadTracker } = {},
 ): Promise<WriteResult> {
   const displayPath = options.displayPath ?? absPath;
-  let existing: { realPath: string; mode: number } | undefined;
+  assertNoNul(absPath, displayPath);
+  const target = await resolveWriteTarget(scope, absPath, displayPath, true);
   try {
-    const opened = await openConfined(scope, absPath, displayPath);
-    try {
-      if (opened.stat.isDirectory()) throw errnoError("EISDIR", `illegal operation on a directory, open '${absPath}'`);
-      if (opened.stat.nlink > 1) {
-        throw new ToolError(ErrorCode.PERMISSION_DENIED, `Permission denied: ${displayPath} has ${opened.stat.nlink} hard links; replacing it would break them.`, {
-          suggestion: "Edit the file through another tool, or remove the extra hard links first.",
-          filePath: displayPath,
-        });
-      }
-      existing = { realPath: opened.realPath, mode: opened.stat.mode & 0o7777 };
-    } finally {
-      await opened.handle.close();
+    const { dir, name, existing } = target;
+    if (existing !== undefined && existing.nlink > 1) {
+      throw new ToolError(ErrorCode.PERMISSION_DENIED, `Permission denied: ${displayPath} has ${existing.nlink} hard links; replacing it would break them.`, {
+        suggestion: "Edit the file through another tool, or remove the extra hard links first.",
+        filePath: displayPath,
+      });
     }
-  } catch (error) {
-    if (errnoCode(error) !== "ENOENT") throw error;
+    const written = await replaceInDir(dir, name, content, options.mode ?? (existing ? existing.mode & 0o7777 : undefined), scope.tempJournal);
+    const realPath = dir.realPathOf(name);
+    // Our own write: record it so that the next edit of this file needs no re-read (decision D2).
+    options.tracker?.recordWrite(realPath, content, written);
+    return { realPath, created: existing === undefined };
+  } finally {
+    await target.dir.close();
   }
-  const target = existing?.realPath ?? (await resolveForCreate(absPath));
-  if (existing === undefined) await assertInsideRoots(scope, target, displayPath);
-  await mkdir(path.dirname(target), { recursive: true });
-  await replaceFileAtomic(target, content, options.mode ?? existing?.mode, async (tempHandle, tempPath) => {
-    // The folder may have been swapped for a symlink after the check: verify where the temp landed.
-    const realTemp = await realPathOfHandle(tempHandle, tempPath);
-    await assertInsideRoots(scope, path.join(path.dirname(realTemp), path.basename(target)), displayPath);
-  });
-  // Our own write: record it so that the next edit of this file needs no re-read (decision D2).
-  options.tracker?.recordWrite(target, content, await stat(target));
-  return { realPath: target, created: existing === undefined };
 }
 
 /**
- * Atomic replace: temp file in the same folder (O_EXCL), write, fsync, rename over `file`, fsync the
- * folder. `verify` runs on the open temp file before anything is renamed.
+ * Creates `absPath` inside the session roots only if nothing is there, not even a link (EEXIST
+ * otherwise): its folder is opened and checked (missing folders made inside checked parents) and
+ * the file is created through that descriptor with `O_EXCL`. Not atomic: for files seeded empty or
+ * small (a plan file), where "never overwrite" matters more than "never seen half-written".
  */
-export async function replaceFileAtomic(
-  file: string,
-  content: string | Uint8Array,
-  mode?: number,
-  verify?: (tempHandle: import("node:fs/promises").FileHandle, tempPath: string) => Promise<void>,
-): Promise<void> {
-  const dir = path.dirname(file);
-  await mkdir(dir, { recursive: true });
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o644);
+export async function createFileConfined(scope: FsScope, absPath: string, content: string | Uint8Array = "", options: { displayPath?: string; mode?: number } = {}): Promise<WriteResult> {
+  const displayPath = options.displayPath ?? absPath;
+  assertNoNul(absPath, displayPath);
+  const { parent, name } = splitFilePath(absPath, "open");
+  const dir = await openDirConfined(scope, parent, { displayPath, create: true, forEntry: name });
   try {
+    const handle = await open(dir.at(name), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, options.mode ?? 0o644);
     try {
-      await verify?.(handle, temp);
-      // The creation mode was filtered by the umask; set the kept mode exactly.
-      if (mode !== undefined) await handle.chmod(mode);
       await handle.writeFile(content);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    await rename(temp, file);
+    await dir.handle.sync();
+    return { realPath: dir.realPathOf(name), created: true };
   } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  const dirHandle = await open(dir, "r");
-  try {
-    await dirHandle.sync();
+    throw dir.explain(error);
   } finally {
-    await dirHandle.close();
+    await dir.close();
+  }
+}
+
+/**
+ * Removes the file (or link) `absPath` inside the session roots, through its checked folder: a
+ * folder swapped for a link meanwhile is never followed. A folder is refused with EISDIR.
+ */
+export async function removeFileConfined(scope: FsScope, absPath: string, options: { displayPath?: string } = {}): Promise<void> {
+  const displayPath = options.displayPath ?? absPath;
+  assertNoNul(absPath, displayPath);
+  const { parent, name } = splitFilePath(absPath, "unlink");
+  const dir = await openDirConfined(scope, parent, { displayPath, forEntry: name });
+  try {
+    if ((await dir.lstatEntry(name)).isDirectory()) throw errnoError("EISDIR", `illegal operation on a directory, unlink '${absPath}'`);
+    await unlink(dir.at(name));
+  } catch (error) {
+    throw dir.explain(error);
+  } finally {
+    await dir.close();
+  }
+}
+
+/**
+ * Atomic replace of `name` inside the checked folder `dir`: a journalled temporary created there
+ * (O_EXCL, no link followed), written, fsynced, renamed over `name` within the same folder, then
+ * the folder fsynced. Returns the stat of the written file.
+ */
+async function replaceInDir(dir: CheckedDir, name: string, content: string | Uint8Array, mode: number | undefined, journal: TempJournal | undefined): Promise<Stats> {
+  const tempName = temporaryNameFor(name);
+  const entry = await journal?.begin(dir.realPathOf(tempName));
+  let written: Stats;
+  try {
+    const handle = await open(dir.at(tempName), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o644).catch((error: unknown) => {
+      throw dir.explain(error, { from: tempName, to: name });
+    });
+    try {
+      try {
+        // The creation mode was filtered by the umask; set the kept mode exactly.
+        if (mode !== undefined) await handle.chmod(mode);
+        await handle.writeFile(content);
+        await handle.sync();
+        written = await handle.stat();
+      } finally {
+        await handle.close();
+      }
+      await rename(dir.at(tempName), dir.at(name));
+    } catch (error) {
+      await unlink(dir.at(tempName)).catch(() => undefined);
+      // Name the file being written, not the descriptor path or the temporary (a detail of ours).
+      throw dir.explain(error, { from: tempName, to: name });
+    }
+  } finally {
+    await entry?.end();
+  }
+  await dir.handle.sync();
+  return written;
+}
+
+/**
+ * Atomic replace of `file` with no roots check, for the server's own files (the state file):
+ * the same temporary, fsync, rename and folder fsync as {@link writeFileConfined}, missing
+ * folders created.
+ */
+export async function replaceFileAtomic(file: string, content: string | Uint8Array, mode?: number, options: { journal?: TempJournal } = {}): Promise<void> {
+  const dir = await openDirUnconfined(path.dirname(file), { create: true });
+  try {
+    await replaceInDir(dir, path.basename(file), content, mode, options.journal);
+  } finally {
+    await dir.close();
   }
 }

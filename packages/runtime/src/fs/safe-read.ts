@@ -8,7 +8,8 @@ import { open, type FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
-import { assertInsideRoots, realPathOfHandle, type FsScope } from "./confinement.js";
+import { assertInsideRoots, assertNoNul, realPathOfHandle, type FsScope } from "./confinement.js";
+import { errnoError } from "./errno.js";
 
 /** Default byte cap of one read. */
 export const DEFAULT_MAX_READ_BYTES = 64 * 1024 * 1024;
@@ -33,19 +34,8 @@ export interface ReadResult {
   truncated: boolean;
 }
 
-/** An errno-style error, as Node's fs throws it. */
-export function errnoError(code: string, message: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`${code}: ${message}`), { code });
-}
-
-/** The `code` of an errno error, or undefined. */
-export function errnoCode(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === "string" ? code : undefined;
-}
-
 /** Describes a non-regular file kind for messages. */
-function specialKind(stat: Stats): string | undefined {
+export function specialKind(stat: Stats): string | undefined {
   if (stat.isFIFO()) return "a FIFO (named pipe)";
   if (stat.isCharacterDevice()) return "a character device";
   if (stat.isBlockDevice()) return "a block device";
@@ -58,24 +48,42 @@ function specialKind(stat: Stats): string | undefined {
  * not special. A directory is returned as such (stat tells); the caller decides.
  */
 export async function openConfined(scope: FsScope, absPath: string, displayPath: string = absPath): Promise<OpenedFile> {
-  if (absPath.includes("\0")) throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid path (contains a NUL byte): ${JSON.stringify(displayPath)}`);
+  assertNoNul(absPath, displayPath);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openAndCheck(scope, absPath, displayPath);
+    } catch (error) {
+      // Only without procfs can an open not tell a replaced file from a swapped one; a replace is
+      // over in microseconds, so trying again is what the caller would do anyway.
+      if (!(ToolError.is(error) && error.retryable) || attempt >= OPEN_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** Opens made before a replace race is reported (no procfs only). */
+const OPEN_ATTEMPTS = 3;
+
+async function openAndCheck(scope: FsScope, absPath: string, displayPath: string): Promise<OpenedFile> {
   const handle = await open(absPath, READ_FLAGS);
   try {
     const realPath = await realPathOfHandle(handle, absPath);
     await assertInsideRoots(scope, realPath, displayPath);
     const stat = await handle.stat();
     const kind = specialKind(stat);
-    if (kind !== undefined) {
-      throw new ToolError(ErrorCode.INVALID_INPUT, `Cannot read ${displayPath}: it is ${kind}, not a regular file.`, {
-        suggestion: "Only regular files can be read.",
-        filePath: displayPath,
-      });
-    }
+    if (kind !== undefined) throw specialFileError(displayPath, kind);
     return { handle, realPath, stat };
   } catch (error) {
     await handle.close();
     throw error;
   }
+}
+
+/** INVALID_INPUT for a FIFO, device or socket where a regular file was expected. */
+export function specialFileError(displayPath: string, kind: string): ToolError {
+  return new ToolError(ErrorCode.INVALID_INPUT, `Cannot read ${displayPath}: it is ${kind}, not a regular file.`, {
+    suggestion: "Only regular files can be read.",
+    filePath: displayPath,
+  });
 }
 
 /** Reads a confined regular file, up to `maxBytes`. A directory fails with errno `EISDIR`. */

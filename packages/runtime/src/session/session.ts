@@ -29,6 +29,7 @@ import { taskCompletionReminder } from "../reminders/task-completion.js";
 import { uuidV7 } from "../tasks/index.js";
 import type { AgentDefinition } from "../agent/agent-definition.js";
 import { firstProblem } from "../validation/validate-value.js";
+import { TempJournal } from "../fs/temp-journal.js";
 import { parseJsonLikeSerde } from "../validation/serde-json-error.js";
 
 /** How a session is set up by its server. */
@@ -131,6 +132,8 @@ export class Session implements SessionHandle {
   readonly #configuredRoots: readonly string[];
   readonly fsScope: "workspace" | "any";
   readonly stateDir: string;
+  /** Where this session's atomic writes note their temporaries (in the state folder). */
+  readonly tempJournal: TempJournal;
   readonly resources = new ResourceStore();
   readonly log: Logger;
   readonly runtimeVersion: string;
@@ -164,6 +167,7 @@ export class Session implements SessionHandle {
     this.fsScope = options.fsScope ?? "workspace";
     this.#configuredRoots = this.fsScope === "any" ? [] : [this.workspace, ...(options.allowPaths ?? []).map((p) => path.resolve(p))];
     this.stateDir = path.resolve(options.stateDir ?? defaultStateDir());
+    this.tempJournal = new TempJournal(this.stateDir);
     this.#id = options.id ?? "default";
     this.log = options.log ?? silentLogger;
     this.#onNotification = options.onNotification;

@@ -1,10 +1,10 @@
 /**
  * Runs Codex:apply_patch: parse, lock every path the patch names, compute every change in memory
  * (any failure leaves all files as they were), then write each file with the runtime's confined
- * atomic writer, undoing earlier writes if a later one fails (decision D3). Writes update the read
- * tracker (D2), so a following edit needs no re-read.
+ * atomic writer, undoing earlier writes if a later one fails (decision D3). Writes and removals go
+ * through the checked folder's descriptor (issue #12 item 6). Writes update the read tracker (D2),
+ * so a following edit needs no re-read.
  */
-import { unlink } from "node:fs/promises";
 import {
   ErrorCode,
   PATH_LOCKS,
@@ -14,6 +14,7 @@ import {
   errnoCode,
   readFileConfined,
   readTracker,
+  removeFileConfined,
   writeFileConfined,
   type ToolContext,
   type ToolResult,
@@ -111,7 +112,7 @@ async function snapshot(ctx: ToolContext, filePath: string): Promise<Undo> {
 async function undoAll(ctx: ToolContext, undos: readonly Undo[]): Promise<void> {
   for (const undo of [...undos].reverse()) {
     try {
-      if (undo.previous === undefined) await unlink(undo.path);
+      if (undo.previous === undefined) await removeFileConfined(ctx.session, undo.path);
       else await writeFileConfined(ctx.session, undo.path, undo.previous);
     } catch {
       // Best effort: the original write error is what the caller needs to see.
@@ -153,7 +154,7 @@ async function writeChanges(ctx: ToolContext, changes: readonly FileChange[]): P
         results.push({ path: change.path, action: "added", new_text: change.content });
       } else if (change.kind === "delete") {
         undos.push({ path: change.path, previous: change.original });
-        await unlink(change.path);
+        await removeFileConfined(ctx.session, change.path);
         const oldText = decodeLossy(change.original);
         notifyWritten(change.path, "", oldText, false);
         results.push({ path: change.path, action: "deleted", old_text: oldText, new_text: "" });
@@ -169,7 +170,7 @@ async function writeChanges(ctx: ToolContext, changes: readonly FileChange[]): P
         // A move onto itself must not delete the file it just wrote.
         if (destReal !== change.realPath) {
           undos.push({ path: change.path, previous: change.original });
-          await unlink(change.path);
+          await removeFileConfined(ctx.session, change.path);
         }
         const oldText = decodeLossy(change.original);
         notifyWritten(change.dest, change.newContent, undefined, true);

@@ -1,13 +1,14 @@
 /**
  * Runs Codex:grep_files: validates the arguments, confines the search path, runs ripgrep, and maps
- * its outcome (failures become ToolErrors with the reference's texts, decision D1).
+ * its outcome (failures become ToolErrors with the reference's texts, decision D1). ripgrep starts
+ * inside the checked search folder with relative paths (issue #12 item 6); the paths it prints are
+ * shown as the caller spelled the folder.
  */
-import { stat } from "node:fs/promises";
-import { ErrorCode, MAX_ARGUMENT_BYTES, ToolError, errnoCode, rejectNulByte, rejectOversizedArgument, type ToolContext, type ToolResult, rustIoErrorText } from "@grok-tools/runtime";
+import { ErrorCode, MAX_ARGUMENT_BYTES, ToolError, errnoCode, openSearchRoot, rejectNulByte, rejectOversizedArgument, type SearchRoot, type ToolContext, type ToolResult, rustIoErrorText } from "@grok-tools/runtime";
 import { confinedTarget } from "../shared/file-access.js";
 import { joinLikeRust } from "../shared/rust-path.js";
 import { decodeLossy, trimRust } from "../shared/rust-text.js";
-import { parseResults, ripgrepArgs, runRipgrep } from "./ripgrep.js";
+import { parseResults, ripgrepArgs, ripgrepPath, runRipgrep, type RgOutcome } from "./ripgrep.js";
 import type { CodexGrepFilesInput, CodexGrepFilesOutput } from "./schema.js";
 
 /** Paths returned when the caller gives no limit. */
@@ -33,9 +34,11 @@ export async function executeGrepFiles(input: CodexGrepFilesInput, ctx: ToolCont
   const given = input.path ?? "";
   const searchPath = given === "" ? ctx.cwd : joinLikeRust(ctx.cwd, given);
   await confinedTarget(ctx.session, searchPath);
+  let root: SearchRoot;
   try {
-    await stat(searchPath);
+    root = await openSearchRoot(ctx.session, searchPath);
   } catch (error) {
+    if (ToolError.is(error)) throw error;
     const code = errnoCode(error);
     throw new ToolError(code === "ENOENT" || code === "ENOTDIR" ? ErrorCode.FILE_NOT_FOUND : ErrorCode.PERMISSION_DENIED, `unable to access \`${searchPath}\`: ${rustIoErrorText(error)}`, {
       filePath: searchPath,
@@ -44,7 +47,12 @@ export async function executeGrepFiles(input: CodexGrepFilesInput, ctx: ToolCont
   }
   const include = input.include === undefined || input.include === null ? undefined : trimRust(input.include) || undefined;
 
-  const outcome = await runRipgrep(ripgrepArgs(pattern, include, searchPath), ctx.cwd, ctx.signal);
+  let outcome: RgOutcome;
+  try {
+    outcome = await runRipgrep(await root.launch(ripgrepPath(), ripgrepArgs(pattern, include, root.pathArgument)), ctx.signal);
+  } finally {
+    await root.close();
+  }
   switch (outcome.kind) {
     case "timeout":
       throw new ToolError(ErrorCode.TIMEOUT, "rg timed out after 30 seconds", { suggestion: "Narrow the search with `path` or `include`." });
@@ -58,9 +66,9 @@ export async function executeGrepFiles(input: CodexGrepFilesInput, ctx: ToolCont
       break;
   }
   if (outcome.code !== 0 && outcome.code !== 1) {
-    throw new ToolError(ErrorCode.EXECUTION_FAILED, `rg failed: ${decodeLossy(outcome.stderr)}`, { details: { exit_code: outcome.code } });
+    throw new ToolError(ErrorCode.EXECUTION_FAILED, `rg failed: ${root.rewriteOutput(decodeLossy(outcome.stderr))}`, { details: { exit_code: outcome.code } });
   }
-  const files = outcome.code === 0 ? parseResults(outcome.stdout, limit) : [];
+  const files = outcome.code === 0 ? parseResults(outcome.stdout, limit).map((file) => root.rewriteOutput(file)) : [];
   if (files.length === 0) return { output: { type: "CodexGrepFiles", NoMatches: "No matches found." }, promptText: "No matches found." };
   const content = files.join("\n");
   return { output: { type: "CodexGrepFiles", Matches: { content, file_count: files.length } }, promptText: content };

@@ -116,19 +116,19 @@ describe("ripgrep runner", () => {
 
     test("the deadline kills it", async () => {
       const started = Date.now();
-      expect(await runRipgrep(["x"], dir, new AbortController().signal, 200)).toEqual({ kind: "timeout" });
+      expect(await runRipgrep({ file: ripgrepPath(), args: ["x"], cwd: dir, extraFds: [] }, new AbortController().signal, 200)).toEqual({ kind: "timeout" });
       expect(Date.now() - started).toBeLessThan(5_000);
     });
 
     test("cancellation kills it", async () => {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 100);
-      expect(await runRipgrep(["x"], dir, controller.signal)).toEqual({ kind: "cancelled" });
+      expect(await runRipgrep({ file: ripgrepPath(), args: ["x"], cwd: dir, extraFds: [] }, controller.signal)).toEqual({ kind: "cancelled" });
     });
 
     test("a binary that does not exist", async () => {
       process.env.RG_BIN_PATH = path.join(dir, "no-such-rg");
-      const outcome = await runRipgrep(["x"], dir, new AbortController().signal);
+      const outcome = await runRipgrep({ file: ripgrepPath(), args: ["x"], cwd: dir, extraFds: [] }, new AbortController().signal);
       process.env.RG_BIN_PATH = fake;
       expect(outcome.kind).toBe("spawn_error");
     });

@@ -2,7 +2,9 @@
  * Runs ripgrep for Codex:grep_files: file names only, newest first, with a 30 s deadline. The child
  * gets its own process group and no stdin, and the whole group is killed on timeout or cancellation.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable } from "node:stream";
+import type { SearchLaunch } from "@grok-tools/runtime";
 import { rgPath } from "@vscode/ripgrep";
 
 /** How long ripgrep may run. */
@@ -29,14 +31,18 @@ export function ripgrepArgs(pattern: string, include: string | undefined, search
   return args;
 }
 
-/** Runs ripgrep in `cwd` and waits for it, its deadline or `signal`. */
-export function runRipgrep(args: readonly string[], cwd: string, signal: AbortSignal, timeoutMs: number = RG_TIMEOUT_MS): Promise<RgOutcome> {
+/** Runs ripgrep as `launch` says (see the runtime's `SearchRoot`) and waits for it, its deadline or `signal`. */
+export function runRipgrep(launch: SearchLaunch, signal: AbortSignal, timeoutMs: number = RG_TIMEOUT_MS): Promise<RgOutcome> {
   return new Promise((resolve) => {
     if (signal.aborted) {
       resolve({ kind: "cancelled" });
       return;
     }
-    const child = spawn(ripgrepPath(), args, { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(launch.file, launch.args, {
+      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+      stdio: ["ignore", "pipe", "pipe", ...launch.extraFds],
+      detached: true,
+    }) as ChildProcessByStdio<null, Readable, Readable>;
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let settled = false;

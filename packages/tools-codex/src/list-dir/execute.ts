@@ -2,7 +2,7 @@
  * Runs Codex:list_dir: validates the arguments, confines the folder to the session's roots, lists a page.
  */
 import path from "node:path";
-import { ErrorCode, ToolError, errnoCode, type ToolContext, type ToolResult, rustIoErrorText } from "@grok-tools/runtime";
+import { ErrorCode, ToolError, errnoCode, openDirConfined, type ToolContext, type ToolResult, rustIoErrorText } from "@grok-tools/runtime";
 import { confinedTarget } from "../shared/file-access.js";
 import type { CodexListDirInput, CodexListDirOutput } from "./schema.js";
 import { listDirPage } from "./walk.js";
@@ -26,8 +26,15 @@ export async function executeListDir(input: CodexListDirInput, ctx: ToolContext)
 
   let page: Awaited<ReturnType<typeof listDirPage>>;
   try {
-    page = await listDirPage(dirPath, offset, limit, depth);
+    // Checked on the folder's descriptor, then listed through it (issue #12 item 6).
+    const root = await openDirConfined(ctx.session, dirPath);
+    try {
+      page = await listDirPage(root, offset, limit, depth);
+    } finally {
+      await root.close();
+    }
   } catch (error) {
+    if (ToolError.is(error)) throw error;
     const code = errnoCode(error);
     const errorCode =
       code === "ENOENT" ? ErrorCode.FILE_NOT_FOUND : code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : code === "ENOTDIR" ? ErrorCode.INVALID_INPUT : ErrorCode.EXECUTION_FAILED;

@@ -1,10 +1,10 @@
 /**
  * Breadth-first listing of a folder down to a depth: no ignore files, hidden entries included,
  * sorted by relative path (byte order), each line indented two spaces per level and marked
- * `/` (folder), `@` (symlink) or `?` (anything else but a file).
+ * `/` (folder), `@` (symlink) or `?` (anything else but a file). Folders are read through the
+ * descriptor of their checked parent, never through a link (issue #12 item 6).
  */
-import { readdir } from "node:fs/promises";
-import path from "node:path";
+import type { CheckedDir } from "@grok-tools/runtime";
 import { takeUtf8Bytes } from "../shared/rust-text.js";
 
 /** Longest entry name shown, in UTF-8 bytes. */
@@ -26,27 +26,36 @@ export function compareUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 }
 
-/** Every entry down to `maxDepth` levels, sorted by relative path. Read errors propagate. */
-async function collectEntries(root: string, maxDepth: number): Promise<Entry[]> {
+/** Errors of a subfolder that changed since it was listed: removed, replaced, or swapped for a link. */
+const ENTRY_GONE: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);
+
+/**
+ * Every entry down to `maxDepth` levels, sorted by relative path. Read errors propagate, except
+ * that a subfolder that is no longer a folder when it is entered (removed, or swapped for a link)
+ * is listed but not entered.
+ */
+async function collectEntries(root: CheckedDir, maxDepth: number): Promise<Entry[]> {
   const entries: Entry[] = [];
-  const queue: { dir: string; rel: string; depth: number }[] = [{ dir: root, rel: "", depth: 0 }];
-  while (queue.length > 0) {
-    const { dir, rel, depth } = queue.shift() as { dir: string; rel: string; depth: number };
-    const children = (await readdir(dir, { withFileTypes: true })).map((dirent) => {
+  // Depth first, one descriptor per level; the order does not matter, everything is sorted at the end.
+  const visit = async (dir: CheckedDir, rel: string, depth: number): Promise<void> => {
+    for (const dirent of await dir.entries()) {
       const relPath = rel === "" ? dirent.name : `${rel}/${dirent.name}`;
       const kind: EntryKind = dirent.isSymbolicLink() ? "symlink" : dirent.isDirectory() ? "dir" : dirent.isFile() ? "file" : "other";
-      return {
-        entry: { key: takeUtf8Bytes(relPath.replaceAll("\\", "/"), MAX_ENTRY_LENGTH_BYTES), name: takeUtf8Bytes(dirent.name, MAX_ENTRY_LENGTH_BYTES), depth, kind },
-        abs: path.join(dir, dirent.name),
-        relPath,
-      };
-    });
-    children.sort((a, b) => compareUtf8(a.entry.key, b.entry.key));
-    for (const child of children) {
-      entries.push(child.entry);
-      if (child.entry.kind === "dir" && depth + 1 < maxDepth) queue.push({ dir: child.abs, rel: child.relPath, depth: depth + 1 });
+      entries.push({ key: takeUtf8Bytes(relPath.replaceAll("\\", "/"), MAX_ENTRY_LENGTH_BYTES), name: takeUtf8Bytes(dirent.name, MAX_ENTRY_LENGTH_BYTES), depth, kind });
+      if (kind !== "dir" || depth + 1 >= maxDepth) continue;
+      const child = await dir.openChild(dirent.name).catch((error: unknown) => {
+        if (ENTRY_GONE.has((error as NodeJS.ErrnoException).code ?? "")) return undefined;
+        throw error;
+      });
+      if (child === undefined) continue;
+      try {
+        await visit(child, relPath, depth + 1);
+      } finally {
+        await child.close();
+      }
     }
-  }
+  };
+  await visit(root, "", 0);
   return entries.sort((a, b) => compareUtf8(a.key, b.key));
 }
 
@@ -58,7 +67,7 @@ function formatEntry(entry: Entry): string {
 
 /** The page of lines, or the reference's error text (without throwing) as `{ error }`. */
 export async function listDirPage(
-  root: string,
+  root: CheckedDir,
   offset: number,
   limit: number,
   depth: number,

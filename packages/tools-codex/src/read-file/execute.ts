@@ -3,7 +3,7 @@
  * and renders a slice or an indentation block.
  */
 import path from "node:path";
-import { ToolError, errnoCode, readFileConfined, readTracker, type ToolContext, type ToolResult, ioErrorText, errorCodeOfFileReadFailure } from "@grok-tools/runtime";
+import { PATH_LOCKS, ToolError, errnoCode, readFileConfined, readTracker, resolveForCreate, type ToolContext, type ToolResult, ioErrorText, errorCodeOfFileReadFailure } from "@grok-tools/runtime";
 import { decodeLossy } from "../shared/rust-text.js";
 import { formatReadPrompt } from "./format.js";
 import { readBlock } from "./indentation.js";
@@ -36,11 +36,16 @@ export async function executeReadFile(input: CodexReadFileInput, ctx: ToolContex
   if (!path.isAbsolute(filePath)) throw ToolError.invalidInput("file_path must be an absolute path", { filePath });
 
   let bytes: Buffer;
+  // Shared with other reads, exclusive with this session's edits of the file, so that the read
+  // and its tracker record never interleave with an edit (issue #13).
+  const lockKey = await resolveForCreate(filePath).catch(() => filePath);
   try {
-    // Confinement is checked on the opened descriptor; FIFOs and devices are refused.
-    const read = await readFileConfined(ctx.session, filePath, { maxBytes: Number.MAX_SAFE_INTEGER });
-    bytes = read.bytes;
-    readTracker(ctx.session).recordRead(read.realPath, bytes, read.stat);
+    bytes = await ctx.session.service(PATH_LOCKS).withSharedLock(lockKey, async () => {
+      // Confinement is checked on the opened descriptor; FIFOs and devices are refused.
+      const read = await readFileConfined(ctx.session, filePath, { maxBytes: Number.MAX_SAFE_INTEGER });
+      readTracker(ctx.session).recordRead(read.realPath, read.bytes, read.stat);
+      return read.bytes;
+    });
   } catch (error) {
     throw readError(filePath, error);
   }

@@ -1,6 +1,8 @@
 /**
  * Confinement helpers shared by the Codex tools, on top of the runtime's file layer (decision D3):
- * where a path would land once created, refused when that is outside the session's roots.
+ * where a path would land once created, refused when that is outside the session's roots. An early
+ * check of the path string (nothing outside is opened in the ordinary case); what is then used is
+ * checked again on its descriptor by the runtime, which is what holds while paths change.
  */
 import { assertInsideRoots, rejectNulByte, resolveForCreate, type FsScope } from "@grok-tools/runtime";
 

@@ -1,7 +1,8 @@
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+// enter_plan_mode through a session: the prompt and hints, plan-mode state, and the plan file seed (confined).
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Session, ToolRegistry, Type, defineNamespace, defineTool, type ToolNotification } from "@grok-tools/runtime";
+import { Session, ToolRegistry, Type, defineNamespace, defineTool, type FsScope, type ToolNotification } from "@grok-tools/runtime";
 import { grokBuild } from "../namespace.js";
 import { probeOrCreatePlanFile } from "./execute.js";
 import { planModeSession } from "./plan-mode-session.js";
@@ -153,22 +154,37 @@ describe("GrokBuild:enter_plan_mode", () => {
 });
 
 describe("probeOrCreatePlanFile", () => {
+  const scope = (): FsScope => ({ roots: [path.join(tmp, "root")], fsScope: "workspace" });
+
   test("creates missing parent folders", async () => {
-    const target = path.join(tmp, "nested", "dir", "plan.md");
-    expect(await probeOrCreatePlanFile(target)).toBe("empty");
+    const target = path.join(tmp, "root", "nested", "dir", "plan.md");
+    expect(await probeOrCreatePlanFile(scope(), target)).toBe("empty");
     expect(await readFile(target, "utf8")).toBe("");
   });
 
   test("an unreadable path (a file where a folder should be) is inaccessible and not written", async () => {
-    await writeFile(path.join(tmp, "file"), "x");
-    expect(await probeOrCreatePlanFile(path.join(tmp, "file", "plan.md"))).toEqual({ missing: "inaccessible" });
-    expect(await readFile(path.join(tmp, "file"), "utf8")).toBe("x");
+    await mkdir(path.join(tmp, "root"));
+    await writeFile(path.join(tmp, "root", "file"), "x");
+    expect(await probeOrCreatePlanFile(scope(), path.join(tmp, "root", "file", "plan.md"))).toEqual({ missing: "inaccessible" });
+    expect(await readFile(path.join(tmp, "root", "file"), "utf8")).toBe("x");
   });
 
   test("a file that cannot be created is not_created", async () => {
     // A dangling symlink into a missing folder: reading says ENOENT, creating cannot succeed.
-    const target = path.join(tmp, "plan.md");
-    await symlink(path.join(tmp, "missing", "x.md"), target);
-    expect(await probeOrCreatePlanFile(target)).toEqual({ missing: "not_created" });
+    await mkdir(path.join(tmp, "root"));
+    const target = path.join(tmp, "root", "plan.md");
+    await symlink(path.join(tmp, "root", "missing", "x.md"), target);
+    expect(await probeOrCreatePlanFile(scope(), target)).toEqual({ missing: "not_created" });
+  });
+
+  test("a plan file or folder linked out of the roots is neither read nor written", async () => {
+    await mkdir(path.join(tmp, "root"));
+    await mkdir(path.join(tmp, "outside"));
+    await writeFile(path.join(tmp, "outside", "secret.md"), "secret");
+    await symlink(path.join(tmp, "outside", "secret.md"), path.join(tmp, "root", "plan.md"));
+    expect(await probeOrCreatePlanFile(scope(), path.join(tmp, "root", "plan.md"))).toEqual({ missing: "inaccessible" });
+    await symlink(path.join(tmp, "outside"), path.join(tmp, "root", "linked"));
+    expect(await probeOrCreatePlanFile(scope(), path.join(tmp, "root", "linked", "plan.md"))).toEqual({ missing: "not_created" });
+    expect(await readdir(path.join(tmp, "outside"))).toEqual(["secret.md"]);
   });
 });

@@ -2,9 +2,7 @@
  * enter_plan_mode: notifies the host, marks the session as planning and seeds an empty plan file
  * when none exists. Never truncates an existing plan; read-only enforcement is the host's job.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import path from "node:path";
-import type { ToolContext, ToolResult } from "@grok-tools/runtime";
+import { createFileConfined, errnoCode, readFileConfined, type FsScope, type ToolContext, type ToolResult } from "@grok-tools/runtime";
 import { ENTERED_MESSAGE, formatEntered } from "./format.js";
 import { planModeSession, resolvePlanFilePath } from "./plan-mode-session.js";
 import type { EnterPlanModeOutput, PlanFileSeedStatus } from "./schema.js";
@@ -21,7 +19,7 @@ export async function executeEnterPlanMode(ctx: ToolContext<unknown>): Promise<T
     exit_plan: ctx.names.tool("exit_plan") ?? "exit_plan_mode",
     task: ctx.names.tool("task") ?? "",
   };
-  const seed: PlanFileSeedStatus = target === undefined ? { missing: "unavailable" } : await probeOrCreatePlanFile(target);
+  const seed: PlanFileSeedStatus = target === undefined ? { missing: "unavailable" } : await probeOrCreatePlanFile(ctx.session, target);
   state.active = true;
   state.enteredByCallId = ctx.callId;
 
@@ -31,29 +29,34 @@ export async function executeEnterPlanMode(ctx: ToolContext<unknown>): Promise<T
 
 /**
  * Probes the plan file and creates an empty one only when it does not exist. Any other read error
- * fails closed without writing, so existing content can never be truncated.
+ * fails closed without writing, so existing content can never be truncated. Both go through the
+ * runtime's confined file layer: the plan lives in the session folder (one of the session's roots),
+ * and a plan file or folder that is a link out of the roots is neither read nor written.
  */
-export async function probeOrCreatePlanFile(target: string): Promise<PlanFileSeedStatus> {
+export async function probeOrCreatePlanFile(scope: FsScope, target: string): Promise<PlanFileSeedStatus> {
+  const first = await probe(scope, target);
+  if (first !== "missing") return first;
   try {
-    const bytes = await readFile(target);
-    return bytes.length === 0 ? "empty" : "non_empty";
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EISDIR") return { missing: "not_a_file" };
-    if (code !== "ENOENT") return { missing: "inaccessible" };
-  }
-  try {
-    await mkdir(path.dirname(target), { recursive: true });
-    // `wx`: if something appeared at the path meanwhile, leave it alone.
-    await writeFile(target, "", { flag: "wx" });
+    await createFileConfined(scope, target, "");
     return "empty";
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") return { missing: "not_created" };
+    // EEXIST: something appeared at the path meanwhile (or a dangling link sits there): leave it alone.
+    if (errnoCode(error) !== "EEXIST") return { missing: "not_created" };
   }
-  // Another writer won the race (or a dangling symlink sits there): report what is readable now.
+  const second = await probe(scope, target);
+  return second === "missing" ? { missing: "not_created" } : second;
+}
+
+/** What is at the plan path now; `missing` when nothing is (ENOENT). */
+async function probe(scope: FsScope, target: string): Promise<PlanFileSeedStatus | "missing"> {
   try {
-    return (await readFile(target)).length === 0 ? "empty" : "non_empty";
-  } catch {
-    return { missing: "not_created" };
+    const read = await readFileConfined(scope, target);
+    return read.bytes.length === 0 ? "empty" : "non_empty";
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === "ENOENT") return "missing";
+    if (code === "EISDIR") return { missing: "not_a_file" };
+    // Outside the roots, a FIFO or device, or another read error.
+    return { missing: "inaccessible" };
   }
 }

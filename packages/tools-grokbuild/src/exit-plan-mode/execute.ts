@@ -1,9 +1,9 @@
 /**
  * exit_plan_mode: reads the session plan file, notifies the host with its content and ends the
  * session's plan phase. The approval UI is the host's job; this tool only says "here is the plan".
+ * The plan is read inside the session's roots only.
  */
-import { readFile } from "node:fs/promises";
-import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { ErrorCode, ToolError, readFileConfined, type FsScope, type ToolContext, type ToolResult } from "@grok-tools/runtime";
 import { planModeSession, resolvePlanFilePath } from "../enter-plan-mode/plan-mode-session.js";
 import { EMPTY_PLAN_MESSAGE, PLAN_APPROVED_MESSAGE, formatPlanReady } from "./format.js";
 import type { ExitPlanModeOutput } from "./schema.js";
@@ -17,7 +17,7 @@ export async function executeExitPlanMode(ctx: ToolContext<unknown>): Promise<To
       details: { code: "missing_resource" },
     });
   }
-  const planContent = await readPlan(target);
+  const planContent = await readPlan(ctx.session, target);
 
   ctx.notify({ type: "PlanModeExited", tool_call_id: ctx.callId, plan_content: planContent ?? null, plan_file_path: display });
   state.active = false;
@@ -38,11 +38,14 @@ export async function executeExitPlanMode(ctx: ToolContext<unknown>): Promise<To
   };
 }
 
-/** The plan text (invalid UTF-8 replaced), or undefined when unreadable, empty or whitespace-only. */
-async function readPlan(target: string): Promise<string | undefined> {
+/**
+ * The plan text (invalid UTF-8 replaced), or undefined when unreadable, empty or whitespace-only.
+ * Read through the confined layer: a plan file that is a link out of the session's roots is unreadable.
+ */
+async function readPlan(scope: FsScope, target: string): Promise<string | undefined> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(target);
+    bytes = (await readFileConfined(scope, target)).bytes;
   } catch {
     return undefined;
   }

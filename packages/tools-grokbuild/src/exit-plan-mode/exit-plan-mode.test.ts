@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+// exit_plan_mode through a session: presenting the plan (read inside the roots only) and ending plan mode.
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Session, ToolRegistry, type ToolNotification } from "@grok-tools/runtime";
@@ -44,6 +45,18 @@ describe("GrokBuild:exit_plan_mode", () => {
       "exit_plan_mode requires GrokBuild:enter_plan_mode so plan mode can be entered before exiting",
     );
     expect(JSON.stringify(result)).toContain("include GrokBuild:enter_plan_mode");
+  });
+
+  test("a plan file linked out of the session's roots is not shown", async () => {
+    const planPath = await finalizeBoth();
+    await writeFile(path.join(tmp, "secret.md"), "# Not the plan\n");
+    await mkdir(path.dirname(planPath), { recursive: true });
+    await symlink(path.join(tmp, "secret.md"), planPath);
+    await session.execute({ toolName: "enter_plan_mode", inputJson: "{}", callId: "enter-1" });
+    const r = await session.execute({ toolName: "exit_plan_mode", inputJson: "{}", callId: "exit-1" });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.outputJson).not.toContain("Not the plan");
+    expect(JSON.parse(r.outputJson).EmptyPlan).toBeDefined();
   });
 
   test("presents the plan written in plan mode and ends plan mode", async () => {

@@ -1,13 +1,15 @@
 /**
  * `grep` execution: resolve and confine the search path, build the ripgrep command (the pattern
  * always after `-e`, so it can never be read as a flag), run it within the budgets and map the
- * outcome to a result or a D1 error.
+ * outcome to a result or a D1 error. ripgrep starts inside the checked search folder with
+ * relative paths (or is handed a checked file as a descriptor), so a folder swapped for a link
+ * during the call is not searched (issue #12 item 6); paths are shown as the caller spelled them.
  */
 import { realpath, stat } from "node:fs/promises";
-import { ErrorCode, ToolError, assertInsideRoots, errnoCode, resolveModelPath, type ToolContext } from "@grok-tools/runtime";
+import { ErrorCode, ToolError, assertInsideRoots, errnoCode, openSearchRoot, resolveModelPath, rustIoErrorText, type SearchRoot, type ToolContext } from "@grok-tools/runtime";
 import { DEFAULT_MAX_CHARS_PER_LINE, finalizeGrep, type GrepFormatConfig } from "./format.js";
 import { checkGrepArguments } from "./input-check.js";
-import { GREP_TIMEOUT_MS, GREP_TIMEOUT_WSL_MS, isWsl, runRipgrep } from "./ripgrep.js";
+import { GREP_TIMEOUT_MS, GREP_TIMEOUT_WSL_MS, isWsl, ripgrepPath, runRipgrep, type RipgrepRun } from "./ripgrep.js";
 import { OUTPUT_MODES, type GrepInput, type GrepOutput, type GrepParams, type OutputMode } from "./schema.js";
 
 /** Default head limit in content mode. */
@@ -64,6 +66,30 @@ function notFoundDisplay(cwd: string, workdir: string): string {
   return parts.join("/") || cwd;
 }
 
+/** FILE_NOT_FOUND for a search path that does not exist, with the reference's text. */
+function notFound(cwd: string, workdir: string, given: string): ToolError {
+  const message = `Error: ${notFoundDisplay(cwd, workdir)} does not exist.`;
+  return new ToolError(ErrorCode.FILE_NOT_FOUND, message, {
+    filePath: given,
+    suggestion: "Check the path, or search from the workspace root.",
+    details: { type: "GrepSearch", stdout: message, stderr: "", exit_code: 2, match_count: 0, file_matches: [] },
+  });
+}
+
+/** Opens and checks the search root (it may have changed since the first checks). */
+async function openRoot(ctx: ToolContext<GrepParams>, workdir: string, given: string | undefined): Promise<SearchRoot> {
+  try {
+    return await openSearchRoot(ctx.session, workdir, { displayPath: given ?? workdir, shownAs: workdir });
+  } catch (error) {
+    if (ToolError.is(error)) throw error;
+    const code = errnoCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR") throw notFound(ctx.cwd, workdir, given ?? workdir);
+    throw new ToolError(code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : ErrorCode.EXECUTION_FAILED, `Error calling tool: ${rustIoErrorText(error)}`, {
+      filePath: given ?? workdir,
+    });
+  }
+}
+
 function toOutput(run: ReturnType<typeof finalizeGrep>): GrepOutput {
   return {
     type: "GrepSearch",
@@ -87,15 +113,10 @@ export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>
       () => false,
       (error: unknown) => errnoCode(error) === "ENOENT",
     );
-    if (missing) {
-      const message = `Error: ${notFoundDisplay(ctx.cwd, workdir)} does not exist.`;
-      throw new ToolError(ErrorCode.FILE_NOT_FOUND, message, {
-        filePath: input.path,
-        suggestion: "Check the path, or search from the workspace root.",
-        details: { type: "GrepSearch", stdout: message, stderr: "", exit_code: 2, match_count: 0, file_matches: [] },
-      });
-    }
+    if (missing) throw notFound(ctx.cwd, workdir, input.path);
   }
+  // The path string first, so that in the ordinary case nothing outside is even opened; what
+  // ripgrep is started on is checked again on its descriptor (openRoot), which is what holds in a race.
   const real = await realpath(workdir).catch(() => workdir);
   await assertInsideRoots(ctx.session, real, input.path ?? workdir);
   const config: GrepFormatConfig = {
@@ -107,7 +128,14 @@ export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>
     cwdDisplay,
   };
   const timeoutMs = isWsl() ? GREP_TIMEOUT_WSL_MS : GREP_TIMEOUT_MS;
-  const run = await runRipgrep(ripgrepArgs(input, mode, workdir), config.effectiveHeadLimit + 1, timeoutMs, ctx.signal);
+  const root = await openRoot(ctx, workdir, input.path ?? undefined);
+  let run: RipgrepRun;
+  try {
+    const launch = await root.launch(ripgrepPath(), ripgrepArgs(input, mode, root.pathArgument));
+    run = await runRipgrep(launch, config.effectiveHeadLimit + 1, timeoutMs, ctx.signal);
+  } finally {
+    await root.close();
+  }
   if (run.kind === "cancelled") throw new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled");
   if (run.kind === "timeout") {
     const seconds = timeoutMs / 1000;
@@ -122,7 +150,8 @@ export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>
       suggestion: "Check that ripgrep is installed, or set RG_BIN_PATH to its path.",
     });
   }
-  const result = finalizeGrep(run.stdout.toString("utf8"), run.stdoutTruncated, run.stderr.toString("utf8"), run.exitCode, config);
+  const stdout = root.rewriteOutput(run.stdout.toString("utf8"));
+  const result = finalizeGrep(stdout, run.stdoutTruncated, root.rewriteOutput(run.stderr.toString("utf8")), run.exitCode, config);
   const output = toOutput(result);
   if (result.exitCode > 1 || result.exitCode < 0) {
     const badInput = /regex parse error|error parsing glob|unrecognized file type|unrecognized flag/i.test(result.stderr);

@@ -1,3 +1,4 @@
+// GrokBuild:grep: argument building, output formatting, the ripgrep runner, and searches through a session.
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -5,7 +6,10 @@ import { ErrorCode, Session, ToolRegistry, defineNamespace } from "@grok-tools/r
 import { grep } from "./grep.js";
 import { finalizeGrep, trimLine, type GrepFormatConfig } from "./format.js";
 import { effectiveHeadLimit, ripgrepArgs } from "./execute.js";
-import { runRipgrep, utf8BoundaryLength } from "./ripgrep.js";
+import { ripgrepPath, runRipgrep, utf8BoundaryLength } from "./ripgrep.js";
+
+/** A plain ripgrep launch (no search root) for the runner tests. */
+const rg = (args: string[]) => ({ file: ripgrepPath(), args, extraFds: [] });
 import { execFileSync } from "node:child_process";
 
 const ns = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [grep] });
@@ -144,10 +148,10 @@ test("pure helpers", () => {
 
 test("runRipgrep stops at the line budget, times out on a blocked read, and never cuts a UTF-8 sequence", async () => {
   await files({ "big.txt": "hit\n".repeat(10_000) });
-  const capped = await runRipgrep(["--no-heading", "-e", "hit", path.join(dir, "big.txt")], 5, 10_000, new AbortController().signal);
+  const capped = await runRipgrep(rg(["--no-heading", "-e", "hit", path.join(dir, "big.txt")]), 5, 10_000, new AbortController().signal);
   expect(capped.kind === "done" && [capped.stdoutTruncated, capped.exitCode, capped.stdout.toString().split("\n").length - 1]).toEqual([true, 0, 5]);
   execFileSync("mkfifo", [path.join(dir, "pipe")]);
-  const blocked = await runRipgrep(["-e", "x", path.join(dir, "pipe")], 10, 300, new AbortController().signal);
+  const blocked = await runRipgrep(rg(["-e", "x", path.join(dir, "pipe")]), 10, 300, new AbortController().signal);
   expect(blocked.kind).toBe("timeout");
   expect(utf8BoundaryLength(Buffer.from("aé", "utf8").subarray(0, 2))).toBe(1);
   expect(utf8BoundaryLength(Buffer.from("aé", "utf8"))).toBe(3);
@@ -159,7 +163,7 @@ test("aborting a running search ends it as cancelled", async () => {
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 100);
   const started = Date.now();
-  const run = await runRipgrep(["-e", "x", path.join(dir, "pipe")], 10, 10_000, controller.signal);
+  const run = await runRipgrep(rg(["-e", "x", path.join(dir, "pipe")]), 10, 10_000, controller.signal);
   expect(run.kind).toBe("cancelled");
   expect(Date.now() - started).toBeLessThan(5_000);
 });

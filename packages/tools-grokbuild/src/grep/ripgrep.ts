@@ -3,9 +3,11 @@
  * limit (so an exact fit is not reported as truncated), then kills rg. Also enforces the wall-clock
  * timeout and cancellation. Knows nothing of the tool's formatting.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable } from "node:stream";
 import { readFileSync } from "node:fs";
 import { rgPath } from "@vscode/ripgrep";
+import type { SearchLaunch } from "@grok-tools/runtime";
 
 /** Hard cap on bytes read from ripgrep's stdout. */
 export const MAX_STDOUT_BYTES = 5_000_000;
@@ -55,11 +57,14 @@ export function utf8BoundaryLength(bytes: Buffer): number {
   return lead + size <= bytes.length ? bytes.length : lead;
 }
 
-/** Runs `rg args` and reads at most `maxLines` complete lines of stdout. */
-export function runRipgrep(args: readonly string[], maxLines: number, timeoutMs: number, signal: AbortSignal): Promise<RipgrepRun> {
+/** Runs ripgrep as `launch` says (see the runtime's `SearchRoot`) and reads at most `maxLines` complete lines of stdout. */
+export function runRipgrep(launch: SearchLaunch, maxLines: number, timeoutMs: number, signal: AbortSignal): Promise<RipgrepRun> {
   return new Promise((resolve) => {
     let settled = false;
-    const child = spawn(ripgrepPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(launch.file, launch.args, {
+      stdio: ["ignore", "pipe", "pipe", ...launch.extraFds],
+      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+    }) as ChildProcessByStdio<null, Readable, Readable>;
     const stdoutChunks: Buffer[] = [];
     let stdoutBytes = 0;
     let lines = 0;

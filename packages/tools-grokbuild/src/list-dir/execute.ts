@@ -2,9 +2,9 @@
  * `list_dir` execution: resolve and confine the folder, classify failures (D1 error codes with the
  * reference's texts), then render with the current or the legacy renderer.
  */
-import { stat, realpath } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
-import { ErrorCode, LEGACY_0_4_10, ToolError, assertInsideRoots, errnoCode, resolveModelPath, type ToolContext } from "@grok-tools/runtime";
+import { ErrorCode, LEGACY_0_4_10, ToolError, errnoCode, openDirConfined, resolveModelPath, type ToolContext } from "@grok-tools/runtime";
 import { ROOT_TRUNCATION_NOTICE_TEMPLATE } from "./description.js";
 import { budgetExpand, buildTree } from "./render.js";
 import type { ListDirInput, ListDirOutput, ListDirParams } from "./schema.js";
@@ -36,14 +36,21 @@ export async function executeListDir(input: ListDirInput, ctx: ToolContext<ListD
     const code = info === undefined ? await stat(absolute).then(() => undefined, (error: unknown) => errnoCode(error)) : undefined;
     throw notADirectory(code, info, displayPath, legacy);
   }
-  const real = await realpath(absolute);
-  await assertInsideRoots(ctx.session, real, displayPath);
+  // The folder is checked on its descriptor and listed through it (a swap for a link meanwhile is not followed).
+  const dir = await openDirConfined(ctx.session, absolute, { displayPath }).catch((error: unknown) => {
+    if (ToolError.is(error)) throw error;
+    throw notADirectory(errnoCode(error), undefined, displayPath, legacy);
+  });
   let body: string;
-  if (legacy) {
-    body = await renderLegacy(real, ctx.outputLimit, ctx.signal);
-  } else {
-    const { tree, truncated } = await buildTree(real, true, ctx.signal);
-    body = budgetExpand(tree, ctx.outputLimit, truncated, rootNotice(ctx));
+  try {
+    if (legacy) {
+      body = await renderLegacy(dir, ctx.outputLimit, ctx.signal);
+    } else {
+      const { tree, truncated } = await buildTree(dir, true, ctx.signal);
+      body = budgetExpand(tree, ctx.outputLimit, truncated, rootNotice(ctx));
+    }
+  } finally {
+    await dir.close();
   }
   if (ctx.signal.aborted) throw new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled");
   const trimmed = body.trimEnd();

@@ -1,7 +1,8 @@
+// GrokBuild:list_dir: the current and legacy renderers over checked folders, budgets, and calls through a session.
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, Session, ToolRegistry, defineNamespace } from "@grok-tools/runtime";
+import { ErrorCode, Session, ToolRegistry, defineNamespace, openDirUnconfined, type CheckedDir } from "@grok-tools/runtime";
 import { listDir } from "./list-dir.js";
 import { budgetExpand, buildTree } from "./render.js";
 import { renderLegacy } from "./versions/legacy-0-4-10.js";
@@ -15,6 +16,16 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
+
+/** Runs `fn` on the test folder opened as a checked folder. */
+async function withDir<T>(fn: (root: CheckedDir) => Promise<T>): Promise<T> {
+  const root = await openDirUnconfined(dir);
+  try {
+    return await fn(root);
+  } finally {
+    await root.close();
+  }
+}
 
 async function files(spec: Record<string, string>): Promise<void> {
   for (const [rel, content] of Object.entries(spec)) {
@@ -47,7 +58,7 @@ const FIXTURE = {
 
 test("legacy renderer matches the reference's archived fixture", async () => {
   await files(FIXTURE);
-  expect(await renderLegacy(dir, 40_000)).toBe(
+  expect(await withDir((root) => renderLegacy(root, 40_000))).toBe(
     "  - Cargo.toml\n  - README.md\n  - src/\n    - lib.rs\n    - main.rs\n    - util/\n      [1 file in subtree: 1 *.rs]\n  - tests/\n    - test_main.rs",
   );
 });
@@ -66,7 +77,7 @@ test("a folder that does not fit collapses into a summary", async () => {
   const spec: Record<string, string> = {};
   for (let i = 0; i < 50; i++) spec[`big/file${i}.rs`] = "";
   await files(spec);
-  const { tree, truncated } = await buildTree(dir, true);
+  const { tree, truncated } = await withDir((root) => buildTree(root, true));
   const body = budgetExpand(tree, 200, truncated, "NOTICE");
   expect(body).toBe("  - big/\n    [50 files in subtree: 50 *.rs]\n");
 });
@@ -112,7 +123,7 @@ test("oversized siblings stay collapsed while small ones expand, in order and wi
     spec[`ccc_big/g${i}.rs`] = "";
   }
   await files(spec);
-  const { tree, truncated } = await buildTree(dir, true);
+  const { tree, truncated } = await withDir((root) => buildTree(root, true));
   const body = budgetExpand(tree, 300, truncated, "NOTICE");
   expect(body).toBe(
     "  - aaa_big/\n    [50 files in subtree: 50 *.rs]\n  - bbb_small/\n    - s1.rs\n  - ccc_big/\n    [50 files in subtree: 50 *.rs]\n  - ddd_small/\n    - s2.rs\n",
@@ -124,7 +135,7 @@ test("the walk cap keeps every depth-1 entry and appends the cutoff note", async
   const spec: Record<string, string> = { "zzz/late.rs": "" };
   for (let i = 0; i < 30; i++) spec[`aaa/f${i}.rs`] = "";
   await files(spec);
-  const { tree, truncated } = await buildTree(dir, true, undefined, 5);
+  const { tree, truncated } = await withDir((root) => buildTree(root, true, undefined, 5));
   expect(truncated).toBe(true);
   const body = budgetExpand(tree, 10_000, truncated, "NOTICE");
   expect(body).toContain("  - zzz/\n");

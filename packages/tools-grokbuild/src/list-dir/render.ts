@@ -4,6 +4,7 @@
  * fit stay collapsed as summary lines.
  */
 import { DirNode, byteLength } from "./tree.js";
+import type { CheckedDir } from "@grok-tools/runtime";
 import { walkDirectory } from "./walk.js";
 
 /** Default byte budget of the listing (`max_output_chars`). */
@@ -11,9 +12,9 @@ export const DEFAULT_MAX_OUTPUT_CHARS = 10_000;
 /** Cap on entries below depth 1 (and, separately, on depth-1 entries). */
 export const MAX_GLOBAL_ITEMS = 100_000;
 
-/** Builds the tree of `root`; `truncated` when an item cap was hit. */
+/** Builds the tree of the checked folder `root`; `truncated` when an item cap was hit. */
 export async function buildTree(
-  root: string,
+  root: CheckedDir,
   respectGitignore: boolean,
   signal?: AbortSignal,
   maxItems: number = MAX_GLOBAL_ITEMS,

@@ -3,11 +3,15 @@
  * hidden (dot) entries skipped, `.ignore` files honoured everywhere, `.gitignore` files and
  * `.git/info/exclude` honoured inside a git work tree, including those of the root's parents.
  * Symlinks are reported as entries and never followed. The global git excludes file is not read.
+ * Every folder, and every ignore file, is reached through the descriptor of its checked parent
+ * (issue #12 item 6): a folder swapped for a link while the walk runs is skipped, not followed.
+ * Ignore files that are links are not read, as git does not read them either.
  */
-import { existsSync, readFileSync, type Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { constants, type Dirent } from "node:fs";
+import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
+import type { CheckedDir } from "@grok-tools/runtime";
 
 /** One entry met by the walk. */
 export interface WalkEntry {
@@ -36,32 +40,35 @@ interface Matcher {
   rules: Ignore;
 }
 
-function loadRules(file: string): Ignore | undefined {
+/** Flags of an ignore-file read: never through a link (git, since 2.32, does not follow them either). */
+const RULES_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+async function loadRules(file: string): Promise<Ignore | undefined> {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = await readFile(file, { encoding: "utf8", flag: RULES_FLAGS });
   } catch {
     return undefined;
   }
   return text.trim() === "" ? undefined : ignore({ allowRelativePaths: true }).add(text);
 }
 
-/** The folder holding `.git` for `dir` (itself or an ancestor), or undefined outside a work tree. */
-export function findRepoRoot(dir: string): string | undefined {
-  for (let current = dir; ; current = path.dirname(current)) {
-    if (existsSync(path.join(current, ".git"))) return current;
-    if (path.dirname(current) === current) return undefined;
-  }
+/** Whether the folder has a `.git` entry (a folder, or the file of a linked work tree). */
+async function hasGitEntry(dir: CheckedDir): Promise<boolean> {
+  return lstat(dir.at(".git")).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Rules found in one directory, in precedence order (`.ignore` wins over `.gitignore`). */
-function matchersOf(dir: string, gitActive: boolean): Matcher[] {
+async function matchersOf(dir: CheckedDir, gitActive: boolean): Promise<Matcher[]> {
   const out: Matcher[] = [];
-  const own = loadRules(path.join(dir, ".ignore"));
-  if (own) out.push({ dir, rules: own });
+  const own = await loadRules(dir.at(".ignore"));
+  if (own) out.push({ dir: dir.realPath, rules: own });
   if (gitActive) {
-    const git = loadRules(path.join(dir, ".gitignore"));
-    if (git) out.push({ dir, rules: git });
+    const git = await loadRules(dir.at(".gitignore"));
+    if (git) out.push({ dir: dir.realPath, rules: git });
   }
   return out;
 }
@@ -82,28 +89,52 @@ function isIgnored(matchers: readonly Matcher[], abs: string, isDir: boolean): b
 }
 
 /**
+ * The ignore rules of the root's ancestors, nearest first, with `.git/info/exclude` of the work
+ * tree last (spec: the walker reads parent ignore files too). Ancestors are opened as `..` from
+ * the root's descriptor: the physical parents, whatever their paths meanwhile.
+ */
+async function ancestorMatchers(root: CheckedDir, respectGitignore: boolean): Promise<{ matchers: Matcher[]; gitActive: boolean }> {
+  const ancestors: CheckedDir[] = [];
+  try {
+    for (let current = root; current.realPath !== "/"; ) {
+      const parent = await current.openParent().catch(() => undefined);
+      if (parent === undefined || parent.realPath === current.realPath) {
+        await parent?.close();
+        break;
+      }
+      ancestors.push(parent);
+      current = parent;
+    }
+    const chain = [root, ...ancestors];
+    let repoIndex = -1;
+    if (respectGitignore) {
+      for (let i = 0; i < chain.length && repoIndex === -1; i++) if (await hasGitEntry(chain[i]!)) repoIndex = i;
+    }
+    const gitActive = repoIndex !== -1;
+    const matchers: Matcher[] = [];
+    for (let i = 0; i < ancestors.length; i++) matchers.push(...(await matchersOf(ancestors[i]!, gitActive && i + 1 <= repoIndex)));
+    if (gitActive) {
+      const repo = chain[repoIndex]!;
+      const exclude = await loadRules(`${repo.path}/.git/info/exclude`);
+      if (exclude) matchers.push({ dir: repo.realPath, rules: exclude });
+    }
+    return { matchers, gitActive };
+  } finally {
+    for (const dir of ancestors) await dir.close();
+  }
+}
+
+/**
  * Walks `root` depth-first (children in name order) and calls `visit` for each kept entry; `visit`
  * returns false to stop the walk. Folders are read asynchronously so a large tree does not block
- * other sessions.
+ * other sessions. The caller keeps `root` open and closes it.
  */
-export async function walkDirectory(root: string, options: WalkOptions, visit: (entry: WalkEntry) => boolean): Promise<void> {
-  const repoRoot = options.respectGitignore ? findRepoRoot(root) : undefined;
-  const gitActive = repoRoot !== undefined;
-  // Rules of the root's parents, nearest first (spec: the walker reads parent ignore files too).
-  const parentMatchers: Matcher[] = [];
-  for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
-    const inRepo = gitActive && repoRoot !== undefined && (dir === repoRoot || dir.startsWith(`${repoRoot}/`));
-    parentMatchers.push(...matchersOf(dir, inRepo));
-    if (path.dirname(dir) === dir) break;
-  }
-  if (repoRoot !== undefined) {
-    const exclude = loadRules(path.join(repoRoot, ".git", "info", "exclude"));
-    if (exclude) parentMatchers.push({ dir: repoRoot, rules: exclude });
-  }
+export async function walkDirectory(root: CheckedDir, options: WalkOptions, visit: (entry: WalkEntry) => boolean): Promise<void> {
+  const { matchers: parentMatchers, gitActive } = await ancestorMatchers(root, options.respectGitignore);
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   let stopped = false;
 
-  const walk = async (dir: string, parts: string[], inherited: readonly Matcher[]): Promise<void> => {
+  const walk = async (dir: CheckedDir, parts: string[], inherited: readonly Matcher[]): Promise<void> => {
     const depth = parts.length + 1;
     if (depth > maxDepth || stopped) return;
     if (options.signal?.aborted) {
@@ -112,16 +143,16 @@ export async function walkDirectory(root: string, options: WalkOptions, visit: (
     }
     let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = await dir.entries();
     } catch {
       return;
     }
-    const matchers = [...matchersOf(dir, gitActive), ...inherited];
+    const matchers = [...(await matchersOf(dir, gitActive)), ...inherited];
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (stopped) return;
       if (entry.name.startsWith(".")) continue;
-      const abs = path.join(dir, entry.name);
+      const abs = path.join(dir.realPath, entry.name);
       const isDir = entry.isDirectory();
       if (isIgnored(matchers, abs, isDir)) continue;
       const childParts = [...parts, entry.name];
@@ -129,7 +160,15 @@ export async function walkDirectory(root: string, options: WalkOptions, visit: (
         stopped = true;
         return;
       }
-      if (isDir) await walk(abs, childParts, matchers);
+      if (!isDir || depth + 1 > maxDepth) continue;
+      // Never through a link: a folder replaced by one since it was listed is not entered.
+      const child = await dir.openChild(entry.name).catch(() => undefined);
+      if (child === undefined) continue;
+      try {
+        await walk(child, childParts, matchers);
+      } finally {
+        await child.close();
+      }
     }
   };
   await walk(root, [], parentMatchers);

@@ -1,13 +1,15 @@
 /**
  * Cursor project rules on read (`cursor_rules_on_read`, reference `cursor_rules_on_read.rs`): after
  * a successful read, rules under `.cursor/rules` of the folders between the workspace and the file
- * that apply to it are appended once per session. State: `cursor.RulesOnRead`.
+ * that apply to it are appended once per session. State: `cursor.RulesOnRead`. Rule folders and
+ * files are read through checked descriptors (issue #12 item 6): nothing outside the session's
+ * roots is ever shown.
  */
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 import picomatch from "picomatch";
 import { parse as parseYaml } from "yaml";
-import { defineResource, isPlainObject, type ResourceStore } from "@grok-tools/runtime";
+import { defineResource, isPlainObject, openDirConfined, readFileConfined, type CheckedDir, type FsScope, type ResourceStore } from "@grok-tools/runtime";
 
 /** How a rule applies (serde's external tagging of the reference's enum). */
 type CursorRuleKind = "Global" | "AgentFetched" | "Manual" | { FileGlobbed: string[] };
@@ -134,23 +136,58 @@ function parseRule(scopeDir: string, fullPath: string, content: string): ParsedC
   return { full_path: fullPath, scope_dir: scopeDir, body: body.trimStart(), kind };
 }
 
-async function scanScopeDir(scopeDir: string): Promise<ParsedCursorRule[]> {
-  const rulesDir = path.join(scopeDir, ".cursor", "rules");
-  const info = await stat(rulesDir).catch(() => undefined);
-  if (!info?.isDirectory()) return [];
+/** Opens `<scopeDir>/.cursor/rules` as a checked folder, or undefined when it is missing or not inside the roots. */
+async function openRulesDir(scope: FsScope, scopeDir: string): Promise<CheckedDir | undefined> {
+  try {
+    return await openDirConfined(scope, path.join(scopeDir, ".cursor", "rules"));
+  } catch {
+    // Missing, not a folder, or a link out of the session's roots: there are no rules there.
+    return undefined;
+  }
+}
+
+/** The text of the rule file `name` in `dir`, or undefined when it cannot be read inside the roots. */
+async function readRuleText(scope: FsScope, dir: CheckedDir, name: string): Promise<{ text: string; realPath: string } | undefined> {
+  try {
+    // Through the folder's descriptor; a link is followed only to a file inside the roots (checked on what was opened).
+    const read = await readFileConfined(scope, dir.at(name), { displayPath: dir.realPathOf(name) });
+    return { text: read.bytes.toString("utf8"), realPath: read.realPath };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The rules under `<scopeDir>/.cursor/rules`, depth first in name order. Every folder is reached
+ * through the descriptor of its checked parent and every file is checked on what was opened, so a
+ * rules folder (or rule) that is a link out of the session's roots, or is swapped for one, is never
+ * read: its text would be shown to the model.
+ */
+async function scanScopeDir(scope: FsScope, scopeDir: string): Promise<ParsedCursorRule[]> {
+  const rulesDir = await openRulesDir(scope, scopeDir);
+  if (rulesDir === undefined) return [];
   const rules: ParsedCursorRule[] = [];
-  const stack = [rulesDir];
-  while (stack.length > 0) {
-    const dir = stack.pop() as string;
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    const dirs = entries.filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name)).sort();
-    const files = entries.filter((e) => e.isFile() && /\.(mdc|md)$/i.test(e.name)).map((e) => path.join(dir, e.name)).sort();
-    stack.push(...dirs.reverse());
-    for (const file of files) {
-      const content = await readFile(file, "utf8").catch(() => undefined);
-      if (content === undefined) continue;
-      rules.push(parseRule(scopeDir, await normalizeExisting(file), content));
+  const visit = async (dir: CheckedDir): Promise<void> => {
+    const entries = await dir.entries().catch(() => []);
+    const names = (keep: (entry: (typeof entries)[number]) => boolean): string[] => entries.filter(keep).map((e) => e.name).sort();
+    for (const name of names((e) => e.isFile() && /\.(mdc|md)$/i.test(e.name))) {
+      const read = await readRuleText(scope, dir, name);
+      if (read !== undefined) rules.push(parseRule(scopeDir, read.realPath, read.text));
     }
+    for (const name of names((e) => e.isDirectory())) {
+      const child = await dir.openChild(name).catch(() => undefined);
+      if (child === undefined) continue;
+      try {
+        await visit(child);
+      } finally {
+        await child.close();
+      }
+    }
+  };
+  try {
+    await visit(rulesDir);
+  } finally {
+    await rulesDir.close();
   }
   return rules;
 }
@@ -187,7 +224,7 @@ function renderReminder(rules: ParsedCursorRule[]): string | undefined {
 }
 
 /** The reminder for a read of `readPath` (rules not yet injected in this session), or undefined. */
-export async function cursorRuleReminderForRead(resources: ResourceStore, workspaceRoot: string, readPath: string): Promise<string | undefined> {
+export async function cursorRuleReminderForRead(scope: FsScope, resources: ResourceStore, workspaceRoot: string, readPath: string): Promise<string | undefined> {
   const root = await normalizeExisting(workspaceRoot);
   const file = await normalizeExisting(readPath);
   const scopeDirs = ancestorScopeDirs(root, file);
@@ -195,7 +232,7 @@ export async function cursorRuleReminderForRead(resources: ResourceStore, worksp
   const state = structuredClone(resources.get(CURSOR_RULES_ON_READ));
   const toScan = scopeDirs.filter((dir) => !state.scanned_scope_dirs.includes(dir));
   const discovered: ParsedCursorRule[] = [];
-  for (const dir of toScan) discovered.push(...(await scanScopeDir(dir)));
+  for (const dir of toScan) discovered.push(...(await scanScopeDir(scope, dir)));
   const injected = new Set<string>();
   for (const p of state.injected_rule_paths) injected.add(await normalizeExisting(path.isAbsolute(p) ? p : path.join(root, p)));
   state.scanned_scope_dirs.push(...toScan);

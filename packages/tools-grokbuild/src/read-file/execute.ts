@@ -8,6 +8,7 @@ import { realpath } from "node:fs/promises";
 import {
   DEFAULT_MAX_READ_BYTES,
   ErrorCode,
+  PATH_LOCKS,
   ToolError,
   errnoCode,
   estimateTokens,
@@ -63,7 +64,7 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
   let target = joined;
   let canonical = await realpath(joined).catch(async (error: unknown) => {
     if (errnoCode(error) !== "ENOENT") return joined;
-    const match = await resolveUnicodeFileName(joined);
+    const match = await resolveUnicodeFileName(session, joined);
     if (match !== undefined) target = match;
     return match ?? joined;
   });
@@ -78,89 +79,96 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
     }
   }
 
-  let read: ReadResult;
-  try {
-    read = await readFileConfined(session, target, { displayPath: display, maxBytes: DEFAULT_MAX_READ_BYTES });
-  } catch (error) {
-    if (ToolError.is(error)) throw error;
-    throw mapReadError(error, { legacy, display, canonical, ctx });
-  }
-  canonical = read.realPath;
-  if (read.truncated) {
-    throw ToolError.invalidInput(`File is too large to read: ${canonical} (${read.stat.size} bytes; this server reads at most ${DEFAULT_MAX_READ_BYTES} bytes).`, {
-      suggestion: `Use the '${ctx.names.tool("search") ?? "grep"}' tool to search it, or a shell command to extract the part you need.`,
-      filePath: canonical,
-    });
-  }
-  const bytes = read.bytes;
-  const tracker = readTracker(session);
-
-  const mime = imageMimeType(bytes);
-  if (mime !== undefined) {
-    const compressed = await compressImageForConversation(bytes, mime);
-    if (!compressed.ok) {
-      throw fail("ImageSizeError", ErrorCode.INVALID_INPUT, `Could not embed image in conversation: ${compressed.reason}`, {
-        suggestion: "Convert or shrink the image (for example with a shell command), then read the copy.",
+  // Shared with other reads, exclusive with this session's edits of the file: a read never sees
+  // the file between an edit's read and its replace, and its tracker record is never older than
+  // the edit's (issue #13).
+  const lockKey = canonical;
+  return session.service(PATH_LOCKS).withSharedLock(lockKey, async () => {
+    let read: ReadResult;
+    try {
+      read = await readFileConfined(session, target, { displayPath: display, maxBytes: DEFAULT_MAX_READ_BYTES });
+    } catch (error) {
+      if (ToolError.is(error)) throw error;
+      throw mapReadError(error, { legacy, display, canonical, ctx });
+    }
+    canonical = read.realPath;
+    if (read.truncated) {
+      throw ToolError.invalidInput(`File is too large to read: ${canonical} (${read.stat.size} bytes; this server reads at most ${DEFAULT_MAX_READ_BYTES} bytes).`, {
+        suggestion: `Use the '${ctx.names.tool("search") ?? "grep"}' tool to search it, or a shell command to extract the part you need.`,
         filePath: canonical,
       });
     }
-    const image: ImageContent = { data: compressed.data.toString("base64"), mime_type: compressed.mimeType };
-    tracker.recordRead(canonical, bytes, read.stat);
-    return { output: { type: "ReadFile", ImageContent: image }, promptText: formatImageContent(image) };
-  }
+    const bytes = read.bytes;
+    const tracker = readTracker(session);
 
-  const extension = path.extname(canonical).slice(1).toLowerCase();
-  if (isPdf(bytes, extension)) {
-    const output = await readPdf(bytes, canonical, input, ctx);
-    tracker.recordRead(canonical, bytes, read.stat);
-    return output;
-  }
-  if (extension === "pptx") {
-    const output = await readPptx(bytes, canonical, ctx);
-    tracker.recordRead(canonical, bytes, read.stat);
-    return output;
-  }
-  if (isBinary(extension, bytes)) {
-    throw fail("FileReadError", ErrorCode.INVALID_INPUT, `Cannot read binary file: ${canonical}`, {
-      suggestion: "Only text files, images and PDFs can be read; inspect binary files with a shell command.",
-      filePath: canonical,
-    });
-  }
+    const mime = imageMimeType(bytes);
+    if (mime !== undefined) {
+      const compressed = await compressImageForConversation(bytes, mime);
+      if (!compressed.ok) {
+        throw fail("ImageSizeError", ErrorCode.INVALID_INPUT, `Could not embed image in conversation: ${compressed.reason}`, {
+          suggestion: "Convert or shrink the image (for example with a shell command), then read the copy.",
+          filePath: canonical,
+        });
+      }
+      const image: ImageContent = { data: compressed.data.toString("base64"), mime_type: compressed.mimeType };
+      tracker.recordRead(canonical, bytes, read.stat);
+      return { output: { type: "ReadFile", ImageContent: image }, promptText: formatImageContent(image) };
+    }
 
-  const text = bytes.toString("utf8");
-  const storedOffset = input.offset !== undefined && input.offset >= 0 ? input.offset : null;
-  if (text === "") {
-    const empty: FileContent = { content: "", absolute_path: canonical, offset: storedOffset, ...(input.limit === undefined ? {} : { limit: input.limit }), raw_output: "", total_lines: 0 };
+    const extension = path.extname(canonical).slice(1).toLowerCase();
+    if (isPdf(bytes, extension)) {
+      const output = await readPdf(bytes, canonical, input, ctx);
+      tracker.recordRead(canonical, bytes, read.stat);
+      return output;
+    }
+    if (extension === "pptx") {
+      const output = await readPptx(bytes, canonical, ctx);
+      tracker.recordRead(canonical, bytes, read.stat);
+      return output;
+    }
+    if (isBinary(extension, bytes)) {
+      throw fail("FileReadError", ErrorCode.INVALID_INPUT, `Cannot read binary file: ${canonical}`, {
+        suggestion: "Only text files, images and PDFs can be read; inspect binary files with a shell command.",
+        filePath: canonical,
+      });
+    }
+
+    const text = bytes.toString("utf8");
+    const storedOffset = input.offset !== undefined && input.offset >= 0 ? input.offset : null;
+    if (text === "") {
+      const empty: FileContent = { content: "", absolute_path: canonical, offset: storedOffset, ...(input.limit === undefined ? {} : { limit: input.limit }), raw_output: "", total_lines: 0 };
+      tracker.recordRead(canonical, bytes, read.stat);
+      return { output: { type: "ReadFile", FileContent: empty }, promptText: formatFileContent(empty) };
+    }
+
+    let totalLines = 1;
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) totalLines++;
+    const maxLines = session.truncation.maxLinesRead;
+    const effectiveOffset = skill ? undefined : input.offset;
+    const effectiveLimit = skill ? undefined : Math.min(input.limit ?? Number.MAX_SAFE_INTEGER, maxLines);
+    const extracted = extractFileContentLines(text, effectiveOffset, effectiveLimit, totalLines);
+    const tokens = estimateTokens(extracted.content);
+    if (!skill && tokens > MAX_NUM_TOKENS) throw tooLarge(ctx, input, tokens, rustLineCount(extracted.rawOutput) <= 1);
+
+    let content = extracted.content;
+    if (ctx.params.cursor_rules_on_read) {
+      const reminder = await cursorRuleReminderForRead(session, session.resources, ctx.cwd, canonical);
+      if (reminder !== undefined) content = appendReminder(content, reminder);
+    }
+    const file: FileContent = {
+      content,
+      content_concise: content,
+      absolute_path: canonical,
+      offset: skill ? null : storedOffset,
+      ...(skill || input.limit === undefined ? {} : { limit: input.limit }),
+      raw_output: extracted.rawOutput,
+      total_lines: totalLines,
+      ...(extracted.extractedImages.length === 0 ? {} : { extracted_images: extracted.extractedImages }),
+    };
     tracker.recordRead(canonical, bytes, read.stat);
-    return { output: { type: "ReadFile", FileContent: empty }, promptText: formatFileContent(empty) };
-  }
+    return { output: { type: "ReadFile", FileContent: file }, promptText: formatFileContent(file) };
 
-  let totalLines = 1;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) totalLines++;
-  const maxLines = session.truncation.maxLinesRead;
-  const effectiveOffset = skill ? undefined : input.offset;
-  const effectiveLimit = skill ? undefined : Math.min(input.limit ?? Number.MAX_SAFE_INTEGER, maxLines);
-  const extracted = extractFileContentLines(text, effectiveOffset, effectiveLimit, totalLines);
-  const tokens = estimateTokens(extracted.content);
-  if (!skill && tokens > MAX_NUM_TOKENS) throw tooLarge(ctx, input, tokens, rustLineCount(extracted.rawOutput) <= 1);
-
-  let content = extracted.content;
-  if (ctx.params.cursor_rules_on_read) {
-    const reminder = await cursorRuleReminderForRead(session.resources, ctx.cwd, canonical);
-    if (reminder !== undefined) content = appendReminder(content, reminder);
-  }
-  const file: FileContent = {
-    content,
-    content_concise: content,
-    absolute_path: canonical,
-    offset: skill ? null : storedOffset,
-    ...(skill || input.limit === undefined ? {} : { limit: input.limit }),
-    raw_output: extracted.rawOutput,
-    total_lines: totalLines,
-    ...(extracted.extractedImages.length === 0 ? {} : { extracted_images: extracted.extractedImages }),
-  };
-  tracker.recordRead(canonical, bytes, read.stat);
-  return { output: { type: "ReadFile", FileContent: file }, promptText: formatFileContent(file) };
+  });
 }
 
 /** A .pptx as numbered slide text (reference `handle_pptx` + `raw_text_to_file_content`). */
@@ -176,7 +184,7 @@ async function readPptx(bytes: Buffer, canonical: string, ctx: ToolContext<ReadF
   const numbered = numberAllLines(text);
   let content = numbered.content;
   if (ctx.params.cursor_rules_on_read) {
-    const reminder = await cursorRuleReminderForRead(ctx.session.resources, ctx.cwd, canonical);
+    const reminder = await cursorRuleReminderForRead(ctx.session, ctx.session.resources, ctx.cwd, canonical);
     if (reminder !== undefined) content = appendReminder(content, reminder);
   }
   const file: FileContent = { content, absolute_path: canonical, offset: null, raw_output: text, total_lines: numbered.totalLines };
@@ -243,7 +251,7 @@ async function readPdf(bytes: Buffer, canonical: string, input: ReadFileInput, c
       const numbered = numberAllLines(result.text);
       let content = numbered.content;
       if (ctx.params.cursor_rules_on_read) {
-        const reminder = await cursorRuleReminderForRead(ctx.session.resources, ctx.cwd, canonical);
+        const reminder = await cursorRuleReminderForRead(ctx.session, ctx.session.resources, ctx.cwd, canonical);
         if (reminder !== undefined) content = appendReminder(content, reminder);
       }
       const file: FileContent = { content, absolute_path: canonical, offset: null, raw_output: result.text, total_lines: numbered.totalLines };

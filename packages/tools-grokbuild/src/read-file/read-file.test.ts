@@ -1,3 +1,4 @@
+// GrokBuild:read_file through a session: paths, windows, kinds, the tracker, gitignore and cursor rules.
 import { execFileSync } from "node:child_process";
 import { mkdtemp, mkdir, realpath, rm, symlink, writeFile, unlink } from "node:fs/promises";
 import os from "node:os";
@@ -177,6 +178,37 @@ describe("read_file through a session", () => {
     const s = await session();
     const outcome = await read(s, { target_file: "Screen Shot.txt" });
     expect(outcome.ok && JSON.parse(outcome.outputJson).FileContent.absolute_path).toBe(path.join(ws, "Screen\u202FShot.txt"));
+  });
+  test("the look-alike fallback never lists a folder outside the roots", async () => {
+    const outside = path.join(base, "outside");
+    await mkdir(outside);
+    await writeFile(path.join(outside, "Screen\u202FShot.txt"), "secret\n");
+    await symlink(outside, path.join(ws, "out"));
+    const s = await session();
+    const outcome = await read(s, { target_file: "out/Screen Shot.txt" });
+    // Before: the outside folder was listed and its look-alike name taken (then refused as outside).
+    expect(outcome.ok ? "ok" : [outcome.error.code, outcome.error.message]).toEqual([ErrorCode.FILE_NOT_FOUND, `Error: ${ws}/out/Screen Shot.txt does not exist.`]);
+  });
+  test("cursor rules are read inside the roots only: a rules folder or rule linked outside is not shown", async () => {
+    const outside = path.join(base, "outside");
+    await mkdir(path.join(outside, "rules"), { recursive: true });
+    await writeFile(path.join(outside, "rules", "leak.mdc"), "---\nglobs: *.ts\n---\nOUTSIDE RULE\n");
+    await writeFile(path.join(outside, "single.mdc"), "---\nglobs: *.ts\n---\nOUTSIDE SINGLE\n");
+    await mkdir(path.join(ws, "a", ".cursor"), { recursive: true });
+    await symlink(path.join(outside, "rules"), path.join(ws, "a", ".cursor", "rules"));
+    await mkdir(path.join(ws, ".cursor", "rules"), { recursive: true });
+    await writeFile(path.join(ws, ".cursor", "rules", "ts.mdc"), "---\nglobs: *.ts\n---\nInside rule.\n");
+    await mkdir(path.join(ws, ".cursor", "rules", "more"));
+    await writeFile(path.join(ws, ".cursor", "rules", "more", "deep.mdc"), "---\nglobs: *.ts\n---\nDeep rule.\n");
+    await symlink(path.join(outside, "single.mdc"), path.join(ws, ".cursor", "rules", "more", "linked.mdc"));
+    await writeFile(path.join(ws, "a", "x.ts"), "export {};\n");
+    const s = await session([{ id: "GrokBuild:read_file", paramsJson: JSON.stringify({ cursor_rules_on_read: true }) }]);
+    const outcome = await read(s, { target_file: "a/x.ts" });
+    expect(outcome.ok).toBe(true);
+    const text = outcome.ok ? outcome.promptText : "";
+    expect(text).not.toContain("OUTSIDE");
+    expect(text).toContain(`- ${ws}/.cursor/rules/ts.mdc\nInside rule.`);
+    expect(text).toContain(`- ${ws}/.cursor/rules/more/deep.mdc\nDeep rule.`);
   });
   test("a read is recorded in the tracker (content hash), and travels in the state", async () => {
     await writeFile(path.join(ws, "a.txt"), "alpha\n");

@@ -77,7 +77,7 @@ export async function executeSearchReplace(input: SearchReplaceInput, ctx: ToolC
   };
   let absolute = resolveModelPath(ctx.cwd, input.file_path);
   const info = await stat(absolute).catch((error: unknown) => errnoCode(error) ?? "ERROR");
-  if (info === "ENOENT") absolute = (await resolveUnicodeFileName(absolute)) ?? absolute;
+  if (info === "ENOENT") absolute = (await resolveUnicodeFileName(ctx.session, absolute)) ?? absolute;
   for (const part of input.file_path.split("/")) {
     const bytes = Buffer.byteLength(part);
     if (part !== "." && part !== ".." && bytes > NAME_MAX_BYTES) {

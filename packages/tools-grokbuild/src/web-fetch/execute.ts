@@ -54,11 +54,11 @@ export async function executeWebFetch(
 
   const { body, contentType, finalUrl, status } = result;
   const readTool = ctx.names.tool("read");
-  const sessionDir = ctx.session.sessionDir;
+  const session = ctx.session;
   const saved = async (store: WebFetchSession["downloads"], ext: string, describe: (path: string) => string) => {
     let filePath: string;
     try {
-      filePath = await store.save(sessionDir, body, ext);
+      filePath = await store.save(session, body, ext);
     } catch (error) {
       throw WebFetchError.saveFailed(error instanceof Error ? error.message : String(error), error);
     }
@@ -100,7 +100,7 @@ export async function executeWebFetch(
     content: text,
     budget: inlineBudget(params.contextWindowTokens, params.maxMarkdownLengthBytes),
     contentType: outputContentType,
-    sessionDir,
+    session,
     store: state.artifacts,
     tools: { read: readTool, execute: ctx.names.tool("execute") },
     queryTools: state.detectedQueryTools(),

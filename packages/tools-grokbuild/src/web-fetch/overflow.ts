@@ -4,7 +4,7 @@
  * says where it is and how to read it (the reference's texts).
  */
 import { truncateUtf8 } from "@grok-tools/runtime";
-import type { SessionFileStore } from "./session-files.js";
+import type { SessionFileStore, SessionFolder } from "./session-files.js";
 
 const WEB_FETCH_CONTEXT_FRACTION = 0.03;
 const BYTES_PER_TOKEN = 4;
@@ -160,7 +160,8 @@ export async function boundInline(options: {
   content: string;
   budget: InlineBudget;
   contentType: string;
-  sessionDir: string | undefined;
+  /** Where to persist content that does not fit; undefined: nowhere (the footer then has no path). */
+  session: SessionFolder | undefined;
   store: SessionFileStore;
   tools: RecoveryTools;
   queryTools: QueryTools;
@@ -173,9 +174,9 @@ export async function boundInline(options: {
   }
   const c = classify(options.contentType, content);
   let savedPath: string | undefined;
-  if (options.sessionDir !== undefined) {
+  if (options.session !== undefined) {
     try {
-      savedPath = await options.store.save(options.sessionDir, content, EXTENSION[c.format]);
+      savedPath = await options.store.save(options.session, content, EXTENSION[c.format]);
     } catch (error) {
       options.onSaveError(error);
     }

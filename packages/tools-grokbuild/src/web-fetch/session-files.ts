@@ -1,10 +1,17 @@
 /**
  * Numbered files in a folder of the session (`web_fetch/1.md`, `downloads/2.pdf`, `images/3.png`):
- * the counter resumes from the files on disk, and a name is never overwritten.
+ * the counter resumes from the files on disk, and a name is never overwritten. Written through the
+ * runtime's confined file layer: the folder is checked on its descriptor (a link out of the
+ * session's roots is refused), and the temporary each save starts from is journalled, so a server
+ * killed mid-save leaves nothing behind after its restart (issue #23 item 3).
  */
-import { randomUUID } from "node:crypto";
-import { chmod, link, mkdir, open, readdir, unlink } from "node:fs/promises";
+import { constants } from "node:fs";
+import { link, open, unlink } from "node:fs/promises";
 import path from "node:path";
+import { openDirConfined, temporaryNameFor, type FsScope } from "@grok-tools/runtime";
+
+/** Where saves go: the session's folder, with the session's confinement and temporaries journal. */
+export type SessionFolder = FsScope & { readonly sessionDir: string };
 
 /** Writes numbered files into one sub-folder of a session folder. */
 export class SessionFileStore {
@@ -13,39 +20,50 @@ export class SessionFileStore {
   constructor(readonly dirName: string) {}
 
   /** Saves `data` as `<sessionDir>/<dirName>/<n>.<ext>` and returns the path. */
-  async save(sessionDir: string, data: Buffer | string, ext: string): Promise<string> {
-    const dir = path.join(sessionDir, this.dirName);
-    await mkdir(dir, { recursive: true });
-    await chmod(dir, 0o700);
-    if (this.#next === undefined) this.#next = (await highestNumber(dir)) + 1;
-    const temp = path.join(dir, `.${randomUUID()}.tmp`);
-    const handle = await open(temp, "wx", 0o600);
+  async save(session: SessionFolder, data: Buffer | string, ext: string): Promise<string> {
+    const folder = path.join(session.sessionDir, this.dirName);
+    const dir = await openDirConfined(session, folder, { create: true });
     try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      // link() refuses an existing name, so a concurrent writer's file is never replaced.
-      for (;;) {
-        const target = path.join(dir, `${this.#next}.${ext}`);
-        this.#next += 1;
+      await dir.handle.chmod(0o700);
+      if (this.#next === undefined) this.#next = highestNumber((await dir.entries()).map((entry) => entry.name)) + 1;
+      const tempName = temporaryNameFor(this.dirName);
+      const entry = await session.tempJournal?.begin(dir.realPathOf(tempName));
+      try {
+        const handle = await open(dir.at(tempName), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
         try {
-          await link(temp, target);
-          return target;
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+          await handle.writeFile(data);
+          await handle.sync();
+        } finally {
+          await handle.close();
         }
+        try {
+          // link() refuses an existing name, so a concurrent writer's file is never replaced.
+          for (;;) {
+            const name = `${this.#next}.${ext}`;
+            this.#next += 1;
+            try {
+              await link(dir.at(tempName), dir.at(name));
+              return path.join(folder, name);
+            } catch (error) {
+              if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+            }
+          }
+        } finally {
+          await unlink(dir.at(tempName)).catch(() => undefined);
+        }
+      } catch (error) {
+        throw dir.explain(error);
+      } finally {
+        await entry?.end();
       }
     } finally {
-      await unlink(temp).catch(() => undefined);
+      await dir.close();
     }
   }
 }
 
-async function highestNumber(dir: string): Promise<number> {
-  const names = await readdir(dir).catch(() => [] as string[]);
+/** The highest `<n>.` prefix among `names`, or 0. */
+function highestNumber(names: readonly string[]): number {
   let highest = 0;
   for (const name of names) {
     const match = /^(\d+)\./.exec(name);

@@ -1,5 +1,5 @@
 /** Unit tests of the web_fetch building blocks: SSRF classification, URL rules, conversion, overflow, cache. */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, realpath, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { FetchCache } from "./cache.js";
@@ -7,7 +7,8 @@ import { createHtmlConverter, htmlToMarkdown, isBinaryContentType, isHtml, isIma
 import { isGithubHost } from "./errors.js";
 import { pinnedLookup } from "./http-get.js";
 import { boundInline, examplesClause, inlineBudget } from "./overflow.js";
-import { SessionFileStore } from "./session-files.js";
+import { ErrorCode, TEMP_JOURNAL_DIR_NAME, TempJournal, temporaryWriterPid } from "@grok-tools/runtime";
+import { SessionFileStore, type SessionFolder } from "./session-files.js";
 import { checkHost, displayIp, isBlockedForHost, isExplicitLocalHost, isNonPublicIp } from "./ssrf.js";
 import { isSameHost, upgradeToHttps, validateUrl } from "./url.js";
 import type { WebFetchOutput } from "./schema.js";
@@ -154,8 +155,10 @@ describe("content handling", () => {
 
 describe("overflow", () => {
   let tmp: string;
+  /** The test folder as a session folder (its own root). */
+  const folder = (): SessionFolder => ({ sessionDir: tmp, roots: [tmp], fsScope: "workspace" });
   beforeEach(async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), "wf-overflow-"));
+    tmp = await realpath(await mkdtemp(path.join(os.tmpdir(), "wf-overflow-")));
   });
   afterEach(async () => {
     await rm(tmp, { recursive: true, force: true });
@@ -178,7 +181,7 @@ describe("overflow", () => {
       content,
       budget: { previewBytes: 100, outputBytes: 600 },
       contentType,
-      sessionDir: withFolder ? tmp : undefined,
+      session: withFolder ? folder() : undefined,
       store: new SessionFileStore("web_fetch"),
       tools: { read: tools.read, execute: tools.execute },
       queryTools: { jq: "jq", python: "python3", sed: "sed", cut: "cut" },
@@ -221,10 +224,29 @@ describe("overflow", () => {
 
   test("numbered files resume after existing ones", async () => {
     const store = new SessionFileStore("downloads");
-    expect(path.basename(await store.save(tmp, "a", "pdf"))).toBe("1.pdf");
-    expect(path.basename(await store.save(tmp, "b", "pdf"))).toBe("2.pdf");
+    expect(path.basename(await store.save(folder(), "a", "pdf"))).toBe("1.pdf");
+    expect(path.basename(await store.save(folder(), "b", "pdf"))).toBe("2.pdf");
     const resumed = new SessionFileStore("downloads");
-    expect(path.basename(await resumed.save(tmp, "c", "pdf"))).toBe("3.pdf");
+    expect(path.basename(await resumed.save(folder(), "c", "pdf"))).toBe("3.pdf");
+  });
+
+  test("saves journal their temporary, leave none behind, and never write through a folder linked out of the roots", async () => {
+    const journal = new TempJournal(path.join(tmp, "state"));
+    const begun: string[] = [];
+    const spy = { begin: async (temp: string) => (begun.push(temp), journal.begin(temp)) } as unknown as TempJournal;
+    const saved = await new SessionFileStore("web_fetch").save({ ...folder(), tempJournal: spy }, "page", "md");
+    expect(await readFile(saved, "utf8")).toBe("page");
+    expect(begun.map((temp) => [path.dirname(temp), temporaryWriterPid(path.basename(temp))])).toEqual([[path.join(tmp, "web_fetch"), process.pid]]);
+    expect(await readdir(path.join(tmp, "web_fetch"))).toEqual(["1.md"]);
+    expect(await readdir(path.join(tmp, "state", TEMP_JOURNAL_DIR_NAME))).toEqual([]);
+    const outside = await mkdtemp(path.join(os.tmpdir(), "web-fetch-outside-"));
+    try {
+      await symlink(outside, path.join(tmp, "images"));
+      await expect(new SessionFileStore("images").save(folder(), "png", "png")).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
+      expect(await readdir(outside)).toEqual([]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });
 

@@ -5,6 +5,7 @@
  * the original (the root's own summary is always empty) are kept on purpose.
  */
 import { ExtensionTally, asciiLower, byteLength, extensionKey } from "../tree.js";
+import type { CheckedDir } from "@grok-tools/runtime";
 import { walkDirectory } from "../walk.js";
 
 /** Default byte limit of the legacy listing. */
@@ -35,7 +36,7 @@ function shouldSummarize(depth: number, childCount: number, thresholds: readonly
 }
 
 /** Renders the body of a legacy listing of `root` (without the header line). */
-export async function renderLegacy(root: string, maxOutputBytes: number, signal?: AbortSignal): Promise<string> {
+export async function renderLegacy(root: CheckedDir, maxOutputBytes: number, signal?: AbortSignal): Promise<string> {
   const levels = FULL_THRESHOLDS.length;
   const views = new Map<string, DirectoryView>();
   const viewOf = (key: string, depth: number): DirectoryView => {
