@@ -4,7 +4,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { AgentDefinitionError, PreconditionError, loadAgentDefinition, parseAgentDefinition, type Session } from "../src/index.js";
+import { AgentDefinitionError, PreconditionError, loadAgentDefinition, parseAgentDefinition, type Session } from "../src/host.js";
 import { makeSession, tempDirs } from "./fixtures.js";
 
 const MARKDOWN = `---
@@ -85,37 +85,37 @@ describe("in a session", () => {
   });
 
   it("builds the pending toolset from the agent's tools minus disallowed ones", () => {
-    expect(session.pending.enabled).toEqual(["GrokBuild:read_file", "GrokBuild:grep", "GrokBuild:todo_write"]);
-    expect(session.getAgentInfo()).toMatchObject({ name: "reviewer", tools: ["GrokBuild:read_file", "grep", "todo_write", "GrokBuild:search_replace"], disallowedTools: ["search_replace"], permissionMode: "plan" });
+    expect(session.configuration.pending.enabled).toEqual(["GrokBuild:read_file", "GrokBuild:grep", "GrokBuild:todo_write"]);
+    expect(session.agent.getAgentInfo()).toMatchObject({ name: "reviewer", tools: ["GrokBuild:read_file", "grep", "todo_write", "GrokBuild:search_replace"], disallowedTools: ["search_replace"], permissionMode: "plan" });
   });
 
   it("renders the prompt with overrides, finalizes, then refuses overrides", async () => {
-    session.setToolOverride("grep", "Search");
-    expect(session.getSystemPrompt()).toEqual({ systemPrompt: "You review code. Read files with read_file and search with Search.", promptMode: "full" });
-    const done = await session.finalizeAgent();
+    session.configuration.setToolOverride("grep", "Search");
+    expect(session.agent.getSystemPrompt()).toEqual({ systemPrompt: "You review code. Read files with read_file and search with Search.", promptMode: "full" });
+    const done = await session.agent.finalizeAgent();
     expect(done).toEqual({ success: true, systemPrompt: "You review code. Read files with read_file and search with Search.", message: "" });
     expect(session.finalized).toBe(true);
-    expect(session.getSystemPrompt("compact").systemPrompt).toBe(done.systemPrompt);
-    expect(() => session.setToolOverride("grep", "S")).toThrow(PreconditionError);
-    expect((await session.finalizeAgent()).success).toBe(true);
+    expect(session.agent.getSystemPrompt("compact").systemPrompt).toBe(done.systemPrompt);
+    expect(() => session.configuration.setToolOverride("grep", "S")).toThrow(PreconditionError);
+    expect((await session.agent.finalizeAgent()).success).toBe(true);
   });
 
   it("tracks completion of the required tool per turn", async () => {
-    await session.finalizeAgent();
-    expect(session.getCompletionState()).toEqual({ hasRequirement: true, requiredTool: "todo_write", completed: false });
+    await session.agent.finalizeAgent();
+    expect(session.agent.getCompletionState()).toEqual({ hasRequirement: true, requiredTool: "todo_write", completed: false });
     await session.execute({ toolName: "todo_write", inputJson: '{"todos":"bad"}' });
-    expect(session.getCompletionState().completed).toBe(false);
+    expect(session.agent.getCompletionState().completed).toBe(false);
     await session.execute({ toolName: "grep", inputJson: '{"pattern":"x"}' });
-    expect(session.getCompletionState().completed).toBe(false);
+    expect(session.agent.getCompletionState().completed).toBe(false);
     await session.execute({ toolName: "todo_write", inputJson: '{"todos":[]}' });
-    expect(session.getCompletionState().completed).toBe(true);
-    session.resetCompletionState();
-    expect(session.getCompletionState().completed).toBe(false);
+    expect(session.agent.getCompletionState().completed).toBe(true);
+    session.agent.resetCompletionState();
+    expect(session.agent.getCompletionState().completed).toBe(false);
   });
 
   it("reports a failed FinalizeAgent", async () => {
-    session.setToolOverride("grep", "read_file");
-    const out = await session.finalizeAgent();
+    session.configuration.setToolOverride("grep", "read_file");
+    const out = await session.agent.finalizeAgent();
     expect(out.success).toBe(false);
     expect(out.message).toContain('duplicate client_name "read_file"');
     expect(session.finalized).toBe(false);
@@ -126,9 +126,9 @@ describe("without an agent", () => {
   it("answers empty defaults", async () => {
     const dirs = await tempDirs();
     const s = makeSession(dirs);
-    expect(s.getSystemPrompt()).toEqual({ systemPrompt: "", promptMode: "" });
-    expect(s.getAgentInfo()).toBeUndefined();
-    expect(s.getCompletionState()).toEqual({ hasRequirement: false, requiredTool: "", completed: false });
+    expect(s.agent.getSystemPrompt()).toEqual({ systemPrompt: "", promptMode: "" });
+    expect(s.agent.getAgentInfo()).toBeUndefined();
+    expect(s.agent.getCompletionState()).toEqual({ hasRequirement: false, requiredTool: "", completed: false });
     await expect(loadAgentDefinition(path.join(dirs.workspace, "missing.md"))).rejects.toThrow(/cannot read agent definition/);
     await s.close();
     await dirs.cleanup();

@@ -3,9 +3,13 @@
  * MiniJinja-compatible renderer, renamed tools and params everywhere a model looks, plain
  * placeholders, fallbacks.
  */
-import { ErrorCode, HOST_TEMPLATE_FLAGS, describeTool, describeTools, renderTemplate, renderTemplateStrict, stripTemplateMarkers, type Session } from "../src/index.js";
+import { ErrorCode } from "../src/index.js";
+import { describeTool, describeTools, renderTemplateStrict, type Session } from "../src/host.js";
+import { renderTemplate, stripTemplateMarkers } from "../src/helpers.js";
 import { BASH_BUNDLE, makeSession, tempDirs } from "./fixtures.js";
 
+/** The host flags GrokBuild declares (a namespace flag in real sessions). */
+const HOST_TEMPLATE_FLAGS = { is_windows: process.platform === "win32", shell_uses_semicolon: false, has_unix_utilities: process.platform !== "win32" };
 const ctx = { nothing: null, tools: { by_kind: { read: "Read", edit: "Edit" } }, params: { edit: { old_string: "find" } }, ...HOST_TEMPLATE_FLAGS, system_reminders_enabled: false };
 
 describe("template renderer (MiniJinja behaviour)", () => {

@@ -2,7 +2,9 @@
  * FinalizeToolConfigRequest validation (spec §3.1–3.3): every violation category, the summary
  * format, effective params, the locked toolset and calls before finalize.
  */
-import { ErrorCode, PreconditionError, Session, ToolRegistry, Type, defineNamespace, defineTool, parseJsonLikeSerde, type FinalizeOutcome } from "../src/index.js";
+import { ErrorCode, Type, defineNamespace, defineTool } from "../src/index.js";
+import { PreconditionError, Session, ToolRegistry, type FinalizeOutcome } from "../src/host.js";
+import { parseJsonLikeSerde } from "../src/helpers.js";
 import { BASH_BUNDLE, grokBuild, makeSession, tempDirs } from "./fixtures.js";
 
 let dirs: Awaited<ReturnType<typeof tempDirs>>;

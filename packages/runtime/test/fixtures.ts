@@ -1,25 +1,15 @@
 /**
  * Small test-only tools and namespaces for the runtime contract tests. Namespaces reuse the
- * reference's names (GrokBuild, GrokBuildHashline, GrokBuildConcise) so that the preset and
- * bundle rules, which key on fq ids, apply to them.
+ * reference's names (GrokBuild, GrokBuildHashline, GrokBuildConcise) and declare presets, a
+ * bundle rule and the reminder switch the way the real GrokBuild namespaces do, so that the
+ * runtime's folding of namespace declarations is tested here and the real declarations in tools-grokbuild.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import {
-  Type,
-  ToolError,
-  ErrorCode,
-  ToolRegistry,
-  Session,
-  defineNamespace,
-  defineResource,
-  defineTool,
-  isPlainObject,
-  type AnyToolDefinition,
-  type RequirementFailure,
-  type SessionOptions,
-} from "../src/index.js";
+import { Type, ToolError, ErrorCode, defineNamespace, defineReminder, defineResource, defineTool, defineToolsetRule, type AnyToolDefinition, type RequirementFailure } from "../src/index.js";
+import { ToolRegistry, Session, type SessionOptions } from "../src/host.js";
+import { isPlainObject } from "../src/helpers.js";
 
 const TextOutput = Type.Object({ type: Type.Literal("Text"), text: Type.String() });
 
@@ -260,10 +250,38 @@ export const exitPlanTool = defineTool({
   },
 });
 
+const LEGACY = "legacy-0.4.10";
+const legacyTools = ["run_terminal_cmd", "read_file", "search_replace", "get_task_output", "kill_task", "list_dir"];
+const managedTools = ["run_terminal_cmd", "read_file", "search_replace", "list_dir", "grep", "kill_task", "get_task_output"];
+
+/** The standard and hashline bundles never mix. */
+export const bundleRule = defineToolsetRule({
+  id: "file_toolset_conflict",
+  check: ({ toolIds }) =>
+    toolIds.some((id) => ["GrokBuild:read_file", "GrokBuild:search_replace", "GrokBuild:grep"].includes(id)) && toolIds.some((id) => id.startsWith("GrokBuildHashline:"))
+      ? [{ toolId: "(file-toolset)", message: "mixed standard and hashline file tools are not allowed. Use either the standard bundle (read_file, search_replace, grep) or the hashline bundle (hashline_read, hashline_edit, hashline_grep), not both." }]
+      : [],
+});
+
+/** State of a namespace reminder that never speaks (`state` / `test.Notes`): registered at finalize like any reminder's. */
+export const notesResource = defineResource<{ seen: number }>({
+  id: "test.Notes",
+  category: "state",
+  initial: () => ({ seen: 0 }),
+  decode: (json) => (isPlainObject(json) && typeof json.seen === "number" ? { seen: json.seen } : undefined),
+});
+const notesReminder = defineReminder({ id: "notes", resources: [notesResource], isActive: () => false, collect: () => [] });
+
 export const grokBuild = defineNamespace({
   name: "GrokBuild",
   apiVersion: 1,
   tools: [execTool, readTool, editTool, grepTool, killTool, todoTool, bgOutputTool, counterTool, enterPlanTool, exitPlanTool],
+  presets: {
+    [LEGACY]: { tools: Object.fromEntries(legacyTools.map((id) => [id, LEGACY])) },
+    "release-0.1.157": { tools: Object.fromEntries(managedTools.map((id) => [id, "current"])) },
+  },
+  toolsetRules: [bundleRule],
+  reminders: [notesReminder],
 });
 
 const hashlineRead = defineTool({
@@ -280,7 +298,7 @@ const hashlineRead = defineTool({
 export const hashline = defineNamespace({ name: "GrokBuildHashline", apiVersion: 1, tools: [hashlineRead] });
 
 const conciseRead = defineTool({ ...readTool, id: "read_file" });
-export const concise = defineNamespace({ name: "GrokBuildConcise", apiVersion: 1, tools: [conciseRead as AnyToolDefinition] });
+export const concise = defineNamespace({ name: "GrokBuildConcise", apiVersion: 1, tools: [conciseRead as AnyToolDefinition], disablesSystemReminders: true });
 
 /** The usual bash bundle (bash + output + kill). */
 export const BASH_BUNDLE = [{ id: "GrokBuild:run_terminal_cmd" }, { id: "GrokBuild:get_task_output" }, { id: "GrokBuild:kill_task" }];

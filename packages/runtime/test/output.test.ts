@@ -3,27 +3,9 @@
  * field filtering and CONCISE, advertised output schema/fields/formats, output validation,
  * and stream chunking.
  */
-import {
-  DEFAULT_STREAM_CHUNK_SIZE_BYTES,
-  ErrorCode,
-  TRUNCATION_MARKER,
-  TruncationSettings,
-  assertToolOutput,
-  describedOutputLimit,
-  resolveOutputLimit,
-  chunkUtf8,
-  describeTool,
-  estimateTokens,
-  truncateHeadTail,
-  truncateUtf8,
-  validateStreamChunkSize,
-  validateToolOutput,
-  Session,
-  ToolRegistry,
-  Type,
-  defineNamespace,
-  defineTool,
-} from "../src/index.js";
+import { DEFAULT_STREAM_CHUNK_SIZE_BYTES, TruncationSettings, assertToolOutput, describedOutputLimit, resolveOutputLimit, chunkUtf8, describeTool, validateStreamChunkSize, validateToolOutput, Session, ToolRegistry } from "../src/host.js";
+import { ErrorCode, Type, defineNamespace, defineTool } from "../src/index.js";
+import { TRUNCATION_MARKER, estimateTokens, truncateHeadTail, truncateUtf8 } from "../src/helpers.js";
 import { counterTool, makeSession, readTool, tempDirs } from "./fixtures.js";
 
 describe("truncation settings (§8.4)", () => {

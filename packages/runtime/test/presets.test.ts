@@ -2,8 +2,8 @@
  * Behaviour presets and per-tool versions (spec §3.5): resolution order, preset differences,
  * the exact error and warning texts, and contract_version in ToolInfo and ExecutionMetadata.
  */
-import { DEFAULT_VERSION_CATALOG, describeTool, resolveContractVersion, type Session, type VersionCatalog } from "../src/index.js";
-import { makeSession, tempDirs } from "./fixtures.js";
+import { describeTool, resolveContractVersion, versionCatalogOf, type Session, type VersionCatalog } from "../src/host.js";
+import { grokBuild, makeSession, tempDirs } from "./fixtures.js";
 
 const ALL = [
   { id: "GrokBuild:run_terminal_cmd" },
@@ -72,7 +72,7 @@ describe("presets", () => {
 describe("lifecycle messages", () => {
   const catalog: VersionCatalog = {
     presets: {
-      ...DEFAULT_VERSION_CATALOG.presets,
+      ...versionCatalogOf([grokBuild]).presets,
       old: { lifecycle: { status: "deprecated" }, toolDefaults: { "GrokBuild:read_file": "legacy-0.4.10" } },
       gone: { lifecycle: { status: "removal_candidate" }, toolDefaults: {} },
     },

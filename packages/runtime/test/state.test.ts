@@ -5,7 +5,9 @@
  */
 import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ErrorCode, STATE_FILE_NAME, STATE_SCHEMA_VERSION, StatePersister, defineResource, silentLogger, type Session } from "../src/index.js";
+import { ErrorCode, defineResource } from "../src/index.js";
+import { STATE_FILE_NAME, STATE_SCHEMA_VERSION, StatePersister, type Session } from "../src/host.js";
+import { silentLogger } from "../src/helpers.js";
 import { BASH_BUNDLE, makeSession, tempDirs } from "./fixtures.js";
 
 let dirs: Awaited<ReturnType<typeof tempDirs>>;
@@ -163,11 +165,11 @@ describe("initial_tool_state_json", () => {
   }
 
   it("replaces present ids wholesale over the disk state and keeps the others", async () => {
-    await withDisk({ "test.Counter": { count: 3 }, "grok_build.TodoNudge": { calls_since_todo_write: 2, calls_since_nudge: null } });
+    await withDisk({ "test.Counter": { count: 3 }, "test.Notes": { seen: 2 } });
     const s = open();
     const out = await s.finalize({ tools: [{ id: "GrokBuild:counter" }], initialToolStateJson: JSON.stringify({ state: { "test.Counter": { count: 10 } } }) });
     expect(out.ok).toBe(true);
-    expect(await s.snapshotState()).toEqual({ state: { "test.Counter": { count: 10 }, "grok_build.TodoNudge": { calls_since_todo_write: 2, calls_since_nudge: null } } });
+    expect(await s.snapshotState()).toEqual({ state: { "test.Counter": { count: 10 }, "test.Notes": { seen: 2 } } });
   });
 
   it("ignores params (the request's params_json wins), unknown ids and values that do not decode", async () => {

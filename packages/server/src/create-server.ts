@@ -6,7 +6,9 @@
 import { ServerCredentials, status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
 import { timingSafeEqual, createHash } from "node:crypto";
 import { GrokToolsServiceService, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
-import { Session, ToolRegistry, defaultStateDir, detectSearchSandbox, silentLogger, type AgentDefinition, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
+import { Session, ToolRegistry, defaultStateDir, detectSearchSandbox, type AgentDefinition } from "@grok-tools/runtime/host";
+import { silentLogger } from "@grok-tools/runtime/helpers";
+import { type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
 import { GITIGNORE_POLICY, grokBuild, grokBuildConcise } from "@grok-tools/tools-grokbuild";
 import { codex } from "@grok-tools/tools-codex";
 import { createToolsService } from "./grpc/tools-service.js";

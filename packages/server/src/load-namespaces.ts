@@ -4,7 +4,8 @@
  * from `fromDir` as ESM does; the namespace's peer `@grok-tools/runtime` resolves from the server
  * (see namespace-resolve-hooks.ts), so a linked package works and one runtime is loaded.
  */
-import { isNamespace, namespaceProblems, type NamespaceDefinition } from "@grok-tools/runtime";
+import { isNamespace, namespaceProblems } from "@grok-tools/runtime/host";
+import { type NamespaceDefinition } from "@grok-tools/runtime";
 import { register } from "node:module";
 import { pathToFileURL } from "node:url";
 import path from "node:path";

@@ -5,7 +5,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Metadata, status as GrpcStatus, type handleUnaryCall } from "@grpc/grpc-js";
-import { Session, ToolRegistry, Type, defineNamespace, defineTool, parseAgentDefinition, silentLogger } from "@grok-tools/runtime";
+import { Session, ToolRegistry, parseAgentDefinition } from "@grok-tools/runtime/host";
+import { Type, defineNamespace, defineTool } from "@grok-tools/runtime";
+import { silentLogger } from "@grok-tools/runtime/helpers";
 import { createDeprecatedHandlers } from "../src/grpc/deprecated-rpcs.js";
 import { createToolsService } from "../src/grpc/tools-service.js";
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "@jest/globals";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Session, ToolRegistry, describeTools, isNamespace } from "@grok-tools/runtime";
+import { Session, ToolRegistry, describeTools, isNamespace } from "@grok-tools/runtime/host";
 import { APPLY_PATCH_DESCRIPTION } from "./apply-patch/description.js";
 import codexDefault, { applyPatch, codex, grepFiles, listDir, readFile } from "./index.js";
 

@@ -7,7 +7,8 @@ import fc from "fast-check";
 import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, Session, ToolError, ToolRegistry } from "@grok-tools/runtime";
+import { ErrorCode, ToolError } from "@grok-tools/runtime";
+import { Session, ToolRegistry } from "@grok-tools/runtime/host";
 import { codex } from "../src/index.js";
 import { deriveNewContents, parsePatch } from "../src/apply-patch/index.js";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "@jest/globals";
 import path from "node:path";
-import { loadGoldenCases, runGoldenCase } from "@grok-tools/runtime";
+import { loadGoldenCases, runGoldenCase } from "@grok-tools/runtime/testing";
 import { codex } from "../src/index.js";
 
 const GOLDEN_DIR = path.join(import.meta.dirname, "golden");

@@ -9,7 +9,9 @@ import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm } from "node:fs/pro
 import { existsSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, Session, ToolRegistry, errorCodeName } from "@grok-tools/runtime";
+import { ErrorCode } from "@grok-tools/runtime";
+import { Session, ToolRegistry } from "@grok-tools/runtime/host";
+import { errorCodeName } from "@grok-tools/runtime/helpers";
 import { codex } from "../src/index.js";
 
 const SCENARIOS_DIR = path.join(import.meta.dirname, "scenarios");

@@ -1,5 +1,7 @@
 /**
- * The GrokBuild namespace: the tools listed in registration order (spec §2.2).
+ * The GrokBuild namespaces: the tools listed in registration order (spec §2.2), with what they bring
+ * to every session: the task-completion and todo reminders, the behaviour presets, the file-bundle
+ * rule and the host flags of the descriptions. GrokBuildConcise keeps system reminders off.
  */
 import { defineNamespace, type AnyToolDefinition } from "@grok-tools/runtime";
 import { askUserQuestion } from "./ask-user-question/index.js";
@@ -18,6 +20,11 @@ import { searchReplaceConcise } from "./search-replace-concise/index.js";
 import { listDir } from "./list-dir/index.js";
 import { grep } from "./grep/index.js";
 import { todoWrite } from "./todo-write/index.js";
+import { taskCompletionReminder } from "./reminders/task-completion.js";
+import { todoNudgeReminder } from "./reminders/todo-nudge.js";
+import { GROK_BUILD_PRESETS } from "./shared/versions.js";
+import { fileToolsetConflictRule } from "./shared/file-toolset-rule.js";
+import { HOST_TEMPLATE_FLAGS } from "./shared/host-flags.js";
 
 /** GrokBuild tools, in the reference's registration order. */
 export const grokBuildTools: AnyToolDefinition[] = [
@@ -39,7 +46,16 @@ export const grokBuildTools: AnyToolDefinition[] = [
 ];
 
 /** The `GrokBuild` namespace. */
-export const grokBuild = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: grokBuildTools });
+export const grokBuild = defineNamespace({
+  name: "GrokBuild",
+  apiVersion: 1,
+  tools: grokBuildTools,
+  // Background task completions first, then the todo nudge (the reference's order).
+  reminders: [taskCompletionReminder, todoNudgeReminder],
+  presets: GROK_BUILD_PRESETS,
+  toolsetRules: [fileToolsetConflictRule],
+  flags: HOST_TEMPLATE_FLAGS,
+});
 
 /** GrokBuildConcise tools (the concise twins). */
 export const grokBuildConciseTools: AnyToolDefinition[] = [
@@ -49,4 +65,4 @@ export const grokBuildConciseTools: AnyToolDefinition[] = [
 ];
 
 /** The `GrokBuildConcise` namespace. */
-export const grokBuildConcise = defineNamespace({ name: "GrokBuildConcise", apiVersion: 1, tools: grokBuildConciseTools });
+export const grokBuildConcise = defineNamespace({ name: "GrokBuildConcise", apiVersion: 1, tools: grokBuildConciseTools, disablesSystemReminders: true });

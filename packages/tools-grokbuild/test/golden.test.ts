@@ -3,7 +3,7 @@
  * (`UPDATE_GOLDEN=1` rewrites the expected files; review the diff against the reference).
  */
 import path from "node:path";
-import { loadGoldenCases, runGoldenCase } from "@grok-tools/runtime";
+import { loadGoldenCases, runGoldenCase } from "@grok-tools/runtime/testing";
 import { grokBuild, grokBuildConcise } from "../src/index.js";
 
 const GOLDEN_DIR = path.join(import.meta.dirname, "golden");

@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { isPlainObject } from "../session/resource-store.js";
+import { isPlainObject } from "../core/plain-object.js";
 
 /** Retry settings of one tool (proto `AgentToolRetryConfig`). */
 export interface AgentToolRetryConfig {

@@ -2,7 +2,7 @@
  * The runtime's view of an ExecuteTool request and its outcome, independent of the proto.
  */
 import type { ErrorCode } from "../errors/error-code.js";
-import type { PartialOutput } from "./tool-context.js";
+import type { PartialOutput } from "../tool/tool-context.js";
 
 /** An `ExecuteToolRequest` with its `ExecutionOptions` flattened. */
 export interface ExecuteRequest {

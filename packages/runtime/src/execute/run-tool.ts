@@ -3,27 +3,27 @@
  * validation, execution with cancellation and deadline, output shaping and metadata.
  * Never throws: every failure becomes a ToolError outcome.
  */
-import type { Session } from "../session/session.js";
+import type { CallHost } from "./call-host.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
-import { isPlainObject } from "../session/resource-store.js";
+import { isPlainObject } from "../core/plain-object.js";
 import { firstProblem } from "../validation/validate-value.js";
 import { estimateTokens } from "../output/estimate-tokens.js";
 import { shapeOutput } from "../output/shape-output.js";
 import { fallbackOutputLimitSpec } from "../output/output-limit.js";
 import type { FinalizedTool } from "../finalize/finalize-types.js";
-import type { NameLookup, ToolContext } from "./tool-context.js";
+import type { NameLookup, ToolContext } from "../tool/tool-context.js";
 import type { ExecuteOutcome, ExecuteRequest, ExecutionMetadataInfo, ToolErrorInfo } from "./execute-types.js";
 import { nearestNames } from "./suggest-names.js";
 import type { ToolResult } from "../tool/define-tool.js";
 import { validateToolOutput } from "../output/validate-output.js";
-import { formatWithReminders, type ReminderContext } from "../reminders/reminder.js";
+import { formatWithReminders, type ReminderContext } from "../tool/reminder.js";
 import { renderTemplate } from "../finalize/template-renderer.js";
 import path from "node:path";
 
 type CallRequest = ExecuteRequest & { callId: string };
 
-export async function runTool(session: Session, request: CallRequest): Promise<ExecuteOutcome> {
+export async function runTool(session: CallHost, request: CallRequest): Promise<ExecuteOutcome> {
   const started = performance.now();
   let tool: FinalizedTool | undefined;
   const metadata = (extra: Partial<ExecutionMetadataInfo> = {}): ExecutionMetadataInfo => ({
@@ -71,7 +71,7 @@ export async function runTool(session: Session, request: CallRequest): Promise<E
   }
 }
 
-function lookup(session: Session, name: string): FinalizedTool {
+function lookup(session: CallHost, name: string): FinalizedTool {
   const toolset = session.toolset;
   if (!toolset) {
     throw new ToolError(ErrorCode.TOOL_DISABLED, `Tool ${name} is not enabled: the tool configuration has not been finalized.`, {
@@ -118,7 +118,7 @@ function parseInput(tool: FinalizedTool, inputJson: string): Record<string, unkn
   return normalized;
 }
 
-async function invoke(session: Session, tool: FinalizedTool, input: Record<string, unknown>, request: CallRequest): Promise<ToolResult<unknown>> {
+async function invoke(session: CallHost, tool: FinalizedTool, input: Record<string, unknown>, request: CallRequest): Promise<ToolResult<unknown>> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(request.signal?.reason ?? new Error("cancelled"));
   if (request.signal?.aborted) onAbort();
@@ -145,7 +145,7 @@ async function invoke(session: Session, tool: FinalizedTool, input: Record<strin
   }
 }
 
-function createContext(session: Session, tool: FinalizedTool, request: CallRequest, signal: AbortSignal): ToolContext<unknown> {
+function createContext(session: CallHost, tool: FinalizedTool, request: CallRequest, signal: AbortSignal): ToolContext<unknown> {
   const toolset = session.toolset!;
   const names: NameLookup = {
     self: tool.clientName,
@@ -177,7 +177,7 @@ function createContext(session: Session, tool: FinalizedTool, request: CallReque
  * Texts of the active reminders after a successful call, when reminders are on (spec §6.1).
  * A failing reminder is logged and skipped: it never fails the call.
  */
-async function collectReminders(session: Session, tool: FinalizedTool, callId: string, result: ToolResult<unknown>): Promise<string[]> {
+async function collectReminders(session: CallHost, tool: FinalizedTool, callId: string, result: ToolResult<unknown>): Promise<string[]> {
   if (!session.systemRemindersEnabled || session.activeReminders.length === 0 || !session.toolset) return [];
   let context: Record<string, unknown> | undefined;
   const ctx: ReminderContext = {

@@ -1,18 +1,15 @@
 /**
  * Behaviour presets and per-tool contract versions (spec §3.5, reference `versions.rs`):
  * which version of a managed tool a session gets, and the exact texts when a choice is
- * invalid or deprecated. Managed tools are those that declare `contractVersions`.
+ * invalid or deprecated. Managed tools are those that declare `contractVersions`; which presets
+ * exist and what they pick is declared by the namespaces (`defineNamespace({ presets })`).
  */
+import type { Lifecycle } from "../tool/preset.js";
+import type { NamespaceDefinition } from "../tool/define-namespace.js";
 
+/** The version every managed tool has, and the default preset. */
 export const CURRENT_VERSION = "current";
-export const LEGACY_0_4_10 = "legacy-0.4.10";
-export const RELEASE_0_1_157 = "release-0.1.157";
-
-/** Lifecycle of a preset or a tool version. Everything is Active today; the rest exists for the messages. */
-export type Lifecycle =
-  | { status: "active" }
-  | { status: "deprecated"; note?: string; replacement?: string }
-  | { status: "removal_candidate"; replacement?: string };
+export type { Lifecycle };
 
 /** A behaviour preset: its lifecycle and the version it picks per fq tool id. */
 export interface PresetSpec {
@@ -28,36 +25,32 @@ export interface VersionCatalog {
   versionLifecycles?: Readonly<Record<string, Readonly<Record<string, Lifecycle>>>>;
 }
 
-const MANAGED_TOOLS = [
-  "GrokBuild:run_terminal_cmd",
-  "GrokBuild:read_file",
-  "GrokBuild:search_replace",
-  "GrokBuild:list_dir",
-  "GrokBuild:grep",
-  "GrokBuild:kill_task",
-  "GrokBuild:get_task_output",
-];
-
-const LEGACY_TOOLS = [
-  "GrokBuild:run_terminal_cmd",
-  "GrokBuild:read_file",
-  "GrokBuild:search_replace",
-  "GrokBuild:get_task_output",
-  "GrokBuild:kill_task",
-  "GrokBuild:list_dir",
-];
-
-/** The reference's presets: `current`, `legacy-0.4.10` and `release-0.1.157`, all Active. */
-export const DEFAULT_VERSION_CATALOG: VersionCatalog = Object.freeze({
-  presets: Object.freeze({
-    [CURRENT_VERSION]: { lifecycle: { status: "active" }, toolDefaults: {} },
-    [LEGACY_0_4_10]: { lifecycle: { status: "active" }, toolDefaults: Object.fromEntries(LEGACY_TOOLS.map((id) => [id, LEGACY_0_4_10])) },
-    [RELEASE_0_1_157]: { lifecycle: { status: "active" }, toolDefaults: Object.fromEntries(MANAGED_TOOLS.map((id) => [id, CURRENT_VERSION])) },
-  } satisfies Record<string, PresetSpec>),
+/** The catalog of a runtime with no namespace presets: `current` only. */
+export const BASE_VERSION_CATALOG: VersionCatalog = Object.freeze({
+  presets: Object.freeze({ [CURRENT_VERSION]: { lifecycle: { status: "active" }, toolDefaults: {} } } satisfies Record<string, PresetSpec>),
 });
 
-/** Names of the registered presets. */
-export const BEHAVIOR_PRESETS: readonly string[] = Object.keys(DEFAULT_VERSION_CATALOG.presets);
+const SEVERITY = { active: 0, deprecated: 1, removal_candidate: 2 } as const;
+
+/**
+ * The catalog of these namespaces: `current`, plus every preset a namespace declares, its tool
+ * picks qualified by the namespace's name, and the most severe lifecycle declared for it.
+ */
+export function versionCatalogOf(namespaces: readonly NamespaceDefinition[]): VersionCatalog {
+  const presets: Record<string, { lifecycle: Lifecycle; toolDefaults: Record<string, string> }> = {
+    [CURRENT_VERSION]: { lifecycle: { status: "active" }, toolDefaults: {} },
+  };
+  const versionLifecycles: Record<string, Record<string, Lifecycle>> = {};
+  for (const ns of namespaces) {
+    for (const [name, declared] of Object.entries(ns.presets ?? {})) {
+      const preset = (presets[name] ??= { lifecycle: { status: "active" }, toolDefaults: {} });
+      if (declared.lifecycle && SEVERITY[declared.lifecycle.status] > SEVERITY[preset.lifecycle.status]) preset.lifecycle = declared.lifecycle;
+      for (const [tool, version] of Object.entries(declared.tools)) preset.toolDefaults[`${ns.name}:${tool}`] = version;
+    }
+    for (const [tool, versions] of Object.entries(ns.versionLifecycles ?? {})) versionLifecycles[`${ns.name}:${tool}`] = { ...versions };
+  }
+  return { presets, ...(Object.keys(versionLifecycles).length > 0 ? { versionLifecycles } : {}) };
+}
 
 /** A deprecation warning (proto `VersionWarning`). */
 export interface VersionWarningData {
@@ -73,7 +66,7 @@ export type VersionResolution =
   | { ok: false; message: string };
 
 /** Checks a preset name: the error message, or a deprecation warning. */
-export function checkPreset(preset: string, catalog: VersionCatalog = DEFAULT_VERSION_CATALOG): { error?: string; warning?: VersionWarningData } {
+export function checkPreset(preset: string, catalog: VersionCatalog = BASE_VERSION_CATALOG): { error?: string; warning?: VersionWarningData } {
   const spec = Object.hasOwn(catalog.presets, preset) ? catalog.presets[preset] : undefined;
   if (!spec) return { error: `unknown behavior_preset: "${preset}"` };
   if (spec.lifecycle.status === "removal_candidate") return { error: `behavior_preset "${preset}" is scheduled for removal and cannot be used` };
@@ -102,7 +95,7 @@ export function resolveContractVersion(
   fqId: string,
   supported: readonly string[] | undefined,
   override: string | undefined,
-  catalog: VersionCatalog = DEFAULT_VERSION_CATALOG,
+  catalog: VersionCatalog = BASE_VERSION_CATALOG,
 ): VersionResolution {
   const presetCheck = checkPreset(preset, catalog);
   if (presetCheck.error) return { ok: false, message: presetCheck.error };

@@ -8,11 +8,13 @@ import type { ToolRegistry, RegisteredTool } from "../registry/tool-registry.js"
 import type { DescribeInput, RequirementFailure } from "../tool/define-tool.js";
 import { defaultClientName, toolIdError } from "../tool/tool-id.js";
 import { firstProblem } from "../validation/validate-value.js";
-import { isPlainObject, isSafeKey } from "../session/resource-store.js";
+import { isPlainObject, isSafeKey } from "../core/plain-object.js";
 import type { TruncationSettings } from "../output/truncation-settings.js";
-import { describedOutputLimit, fallbackOutputLimitSpec } from "../output/output-limit.js";
+import { fallbackOutputLimitSpec } from "../output/output-limit.js";
+import { describedOutputLimit } from "../output/truncation-settings.js";
 import { parseJsonLikeSerde } from "../validation/serde-json-error.js";
-import { CURRENT_VERSION, DEFAULT_VERSION_CATALOG, resolveContractVersion, type VersionCatalog } from "./behavior-presets.js";
+import { CURRENT_VERSION, resolveContractVersion, versionCatalogOf, type VersionCatalog } from "./behavior-presets.js";
+import { namespaceFlags, namespaceToolsetRules } from "./namespace-contributions.js";
 import type { ConfigViolation, FinalizeInput, FinalizeOutcome, FinalizedTool, VersionWarningInfo } from "./finalize-types.js";
 import { FinalizedToolset } from "./finalized-toolset.js";
 import { renderTemplate, stripTemplateMarkers, substitutePlaceholders, type PlaceholderValues } from "./template-renderer.js";
@@ -25,15 +27,20 @@ export function maxWaitBlockMs(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.GROK_MAX_WAIT_BLOCK_MS?.trim();
   return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : MAX_WAIT_BLOCK_MS;
 }
-/** The fixed `{max_chars_per_line}` display value (OpenCode-compatible descriptions). */
+/** The fixed `{max_chars_per_line}` display value. */
 const MAX_CHARS_PER_LINE = 2000;
 
 /** Session settings that descriptions depend on. */
 export interface FinalizeEnvironment {
   truncation: TruncationSettings;
   systemRemindersEnabled: boolean;
-  /** Presets and version lifecycles; the reference's by default. */
+  /** Presets and version lifecycles; by default those the registered namespaces declare. */
   catalog?: VersionCatalog;
+}
+
+/** The environment with what the registered namespaces bring. */
+interface ResolvedEnvironment extends FinalizeEnvironment {
+  flags: Record<string, unknown>;
 }
 
 interface Draft {
@@ -60,10 +67,6 @@ function fail(violations: ConfigViolation[], message?: string): FinalizeOutcome 
 function json(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
-
-/** The reference's standard and hashline file bundles, which never mix (spec §3.2.4). */
-const STANDARD_FILE_TOOLS = ["GrokBuild:read_file", "GrokBuild:search_replace", "GrokBuild:grep"];
-const HASHLINE_FILE_TOOLS = ["GrokBuildHashline:hashline_read", "GrokBuildHashline:hashline_edit", "GrokBuildHashline:hashline_grep"];
 
 /** Validates `input` against `registry` and builds the finalized tools. */
 export function finalizeTools(registry: ToolRegistry, input: FinalizeInput, env: FinalizeEnvironment): FinalizeOutcome {
@@ -97,7 +100,7 @@ export function finalizeTools(registry: ToolRegistry, input: FinalizeInput, env:
   }
 
   // §3.2.1: the preset.
-  const catalog = env.catalog ?? DEFAULT_VERSION_CATALOG;
+  const catalog = env.catalog ?? versionCatalogOf(registry.namespaces);
   const preset = input.behaviorPreset === undefined || input.behaviorPreset === "" ? CURRENT_VERSION : input.behaviorPreset;
   if (!Object.hasOwn(catalog.presets, preset)) {
     return fail([{ toolId: "(global)", fieldPath: "behavior_preset", message: `unknown behavior_preset: "${preset}"`, expected: "one of the registered behavior presets", badValueJson: json(preset), category: "behavior_preset" }]);
@@ -155,13 +158,23 @@ export function finalizeTools(registry: ToolRegistry, input: FinalizeInput, env:
   }
   if (violations.length > 0) return fail(violations);
 
-  // §3.2.4: the standard and hashline file bundles never mix.
-  if (input.tools.some((t) => STANDARD_FILE_TOOLS.includes(t.id)) && input.tools.some((t) => HASHLINE_FILE_TOOLS.includes(t.id))) {
-    return fail([{ toolId: "(file-toolset)", fieldPath: "tools", message: "mixed standard and hashline file tools are not allowed. Use either the standard bundle (read_file, search_replace, grep) or the hashline bundle (hashline_read, hashline_edit, hashline_grep), not both.", category: "file_toolset_conflict" }]);
-  }
-
   // A provisional toolset so that requirements and descriptions can see the others.
   const provisional = new FinalizedToolset(drafts.map((d) => provisionalTool(d)));
+
+  // §3.2.4: the toolset rules of the registered namespaces (bundles that never mix, ...).
+  for (const rule of namespaceToolsetRules(registry)) {
+    for (const failure of rule.check(provisional)) {
+      violations.push({
+        toolId: failure.toolId ?? "(toolset)",
+        fieldPath: failure.fieldPath ?? "tools",
+        message: failure.message,
+        ...(failure.expected === undefined ? {} : { expected: failure.expected }),
+        ...(failure.badValue === undefined ? {} : { badValueJson: json(failure.badValue) }),
+        category: failure.category ?? rule.id,
+      });
+    }
+  }
+  if (violations.length > 0) return fail(violations);
 
   // §3.2.5: requirements.
   for (const draft of drafts) {
@@ -170,7 +183,8 @@ export function finalizeTools(registry: ToolRegistry, input: FinalizeInput, env:
   }
   if (violations.length > 0) return fail(violations);
 
-  const tools = drafts.map((draft) => buildTool(draft, provisional, env));
+  const resolved: ResolvedEnvironment = { ...env, flags: namespaceFlags(registry) };
+  const tools = drafts.map((draft) => buildTool(draft, provisional, resolved));
   return { ok: true, tools, warnings };
 }
 
@@ -259,11 +273,11 @@ function provisionalTool(draft: Draft): FinalizedTool {
  * is the tool's resolved output limit, as its calls get it); schema renamed, every description
  * rendered, then top-level placeholders and the `maximum` of the property that documents `{max_wait_ms}`.
  */
-function buildTool(draft: Draft, toolset: FinalizedToolset, env: FinalizeEnvironment): FinalizedTool {
+function buildTool(draft: Draft, toolset: FinalizedToolset, env: ResolvedEnvironment): FinalizedTool {
   const def = draft.registered.definition;
   const input = describeInput(draft, toolset);
   const canonicalSchema: TSchema = def.inputSchemaFor?.(input) ?? def.input;
-  const context = descriptionContext(toolset, env.systemRemindersEnabled, def.templateVariables?.(input) ?? {});
+  const context = descriptionContext(toolset, env.systemRemindersEnabled, env.flags, def.templateVariables?.(input) ?? {});
   const placeholders: PlaceholderValues = {
     // The same resolver as the call's ctx.outputLimit: keyed by the tool's canonical name, not its client name.
     maxOutputBytes: describedOutputLimit(env.truncation, def.truncation ?? fallbackOutputLimitSpec(def.id), draft.params, draft.contractVersion),
@@ -280,22 +294,15 @@ function buildTool(draft: Draft, toolset: FinalizedToolset, env: FinalizeEnviron
   return { ...provisionalTool(draft), description, inputSchema: renamed, canonicalInputSchema: canonicalSchema };
 }
 
-/** Host shell flags of description templates (Linux/macOS: false, false, true). */
-export const HOST_TEMPLATE_FLAGS = Object.freeze({
-  is_windows: process.platform === "win32",
-  shell_uses_semicolon: false,
-  has_unix_utilities: process.platform !== "win32",
-});
-
 /**
- * The template context of a finalized toolset: `tools.by_kind`, `params.<kind>`, the host flags,
- * `system_reminders_enabled`, and a tool's extras on top.
+ * The template context of a finalized toolset: `tools.by_kind`, `params.<kind>`, the namespaces'
+ * flags, `system_reminders_enabled`, and a tool's extras on top.
  */
-export function descriptionContext(toolset: FinalizedToolset, systemRemindersEnabled: boolean, extras: Record<string, unknown> = {}): Record<string, unknown> {
+export function descriptionContext(toolset: FinalizedToolset, systemRemindersEnabled: boolean, flags: Readonly<Record<string, unknown>> = {}, extras: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     tools: { by_kind: toolset.kindToolNames() },
     params: toolset.kindParamMaps(),
-    ...HOST_TEMPLATE_FLAGS,
+    ...flags,
     system_reminders_enabled: systemRemindersEnabled,
     ...extras,
   };

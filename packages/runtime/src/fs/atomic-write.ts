@@ -11,12 +11,12 @@ import type { Stats } from "node:fs";
 import path from "node:path";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
-import { MAX_SYMLINK_HOPS, assertNoNul, type FsScope } from "./confinement.js";
+import { MAX_SYMLINK_HOPS, assertNoNul, type FsScope, type TemporaryNotes } from "./confinement.js";
 import { openDirConfined, openDirUnconfined, type CheckedDir } from "./checked-dir.js";
 import { errnoCode, errnoError } from "./errno.js";
 import { specialFileError, specialKind } from "./safe-read.js";
 import type { FileReadTracker } from "./read-tracker.js";
-import { temporaryNameFor, type TempJournal } from "./temp-journal.js";
+import { temporaryNameFor } from "./temp-journal.js";
 
 /** Outcome of {@link writeFileConfined}. */
 export interface WriteResult {
@@ -162,7 +162,7 @@ export async function removeFileConfined(scope: FsScope, absPath: string, option
  * (O_EXCL, no link followed), written, fsynced, renamed over `name` within the same folder, then
  * the folder fsynced. Returns the stat of the written file.
  */
-async function replaceInDir(dir: CheckedDir, name: string, content: string | Uint8Array, mode: number | undefined, journal: TempJournal | undefined): Promise<Stats> {
+async function replaceInDir(dir: CheckedDir, name: string, content: string | Uint8Array, mode: number | undefined, journal: TemporaryNotes | undefined): Promise<Stats> {
   const tempName = temporaryNameFor(name);
   const entry = await journal?.begin(dir.realPathOf(tempName));
   let written: Stats;
@@ -198,7 +198,7 @@ async function replaceInDir(dir: CheckedDir, name: string, content: string | Uin
  * the same temporary, fsync, rename and folder fsync as {@link writeFileConfined}, missing
  * folders created.
  */
-export async function replaceFileAtomic(file: string, content: string | Uint8Array, mode?: number, options: { journal?: TempJournal } = {}): Promise<void> {
+export async function replaceFileAtomic(file: string, content: string | Uint8Array, mode?: number, options: { journal?: TemporaryNotes } = {}): Promise<void> {
   const dir = await openDirUnconfined(path.dirname(file), { create: true });
   try {
     await replaceInDir(dir, path.basename(file), content, mode, options.journal);

@@ -9,14 +9,21 @@ import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
 import { descriptorPath } from "./descriptor-path.js";
 import { errnoError } from "./errno.js";
-import type { TempJournal } from "./temp-journal.js";
+
+/**
+ * Where atomic writes note a temporary before creating it, so that a restart removes it (the state
+ * folder's `TempJournal` is the one implementation; declared here so that confinement needs no journal).
+ */
+export interface TemporaryNotes {
+  begin(tempPath: string): Promise<{ end(): Promise<void> }>;
+}
 
 /** The part of a session that confinement needs. */
 export interface FsScope {
   readonly roots: readonly string[];
   readonly fsScope: "workspace" | "any";
   /** Where atomic writes note their temporaries, so a restart can remove them (issue #23 item 3). */
-  readonly tempJournal?: TempJournal;
+  readonly tempJournal?: TemporaryNotes;
 }
 
 /** Symlink hops followed while resolving one path (the kernel's own limit). */

@@ -4,7 +4,7 @@
  * replace of it (issue #13), while reads of one file share the lock. Waiters are served in
  * arrival order, so a stream of reads cannot starve an edit. Not a cross-process lock.
  */
-import { defineService } from "../session/session-service.js";
+import { defineService } from "../tool/service.js";
 
 interface Waiter {
   shared: boolean;

@@ -6,7 +6,9 @@
 import { createHash } from "node:crypto";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
-import { defineResource, isPlainObject, isSafeKey, type ResourceStore } from "../session/resource-store.js";
+import { defineResource } from "../tool/resource.js";
+import type { ResourceStore } from "../session/resource-store.js";
+import { isPlainObject, isSafeKey } from "../core/plain-object.js";
 
 /** What is remembered of one read or write. */
 export interface FileReadRecord {

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdir, readFile, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Logger } from "../session/logger.js";
+import type { Logger } from "../core/logger.js";
 import { openDirUnconfined } from "./checked-dir.js";
 
 /** Folder of the journal inside the state folder. */

@@ -1,11 +1,13 @@
 /**
  * The one owner of a tool's output limit (proto `TruncationConfig`, spec §8.4): a tool declares its
- * truncation key and built-in limit in its spec, and {@link resolveOutputLimit} turns that, the
+ * truncation key and built-in limit in its spec, and `resolveOutputLimit` (truncation-settings) turns that, the
  * session's truncation settings and the tool's params into the limit of a call. Finalize fills the
- * description's `{max_output_bytes}` from the same resolver ({@link describedOutputLimit}), so the
+ * description's `{max_output_bytes}` from the same resolver (`describedOutputLimit`), so the
  * number a model reads is the number its output is cut at. Applying the limit is the tool's job.
  */
-import { DEFAULT_MAX_OUTPUT_BYTES, type TruncationSettings } from "./truncation-settings.js";
+
+/** Built-in ceiling used where a tool has no limit of its own. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 40_000;
 
 /** How a tool's output limit is configured. */
 export interface OutputLimitSpec<P = unknown> {
@@ -47,19 +49,4 @@ export interface ResolvedOutputLimit {
 /** The spec of a tool that declares none: keyed by its id, with the proto's 40 000 default. */
 export function fallbackOutputLimitSpec(toolId: string): OutputLimitSpec {
   return { key: toolId, builtin: DEFAULT_MAX_OUTPUT_BYTES };
-}
-
-/**
- * The limit of a call: `per_tool_max_output_bytes[key]`, else `default_max_output_bytes` (both
- * skipped when the spec ignores the truncation config), else the tool's params limit, else its
- * built-in one for the call's behaviour version (spec §8.4 order). The same as `settings.resolve`.
- */
-export function resolveOutputLimit<P>(settings: TruncationSettings, spec: OutputLimitSpec<P>, params: P, contractVersion = ""): ResolvedOutputLimit {
-  return settings.resolve(spec, params, contractVersion);
-}
-
-/** The number a description's `{max_output_bytes}` shows: the resolved limit (see `describedBuiltin`). */
-export function describedOutputLimit<P>(settings: TruncationSettings, spec: OutputLimitSpec<P>, params: P, contractVersion = ""): number {
-  const resolved = resolveOutputLimit(settings, spec, params, contractVersion);
-  return resolved.source === "builtin" ? (spec.describedBuiltin ?? resolved.limit) : resolved.limit;
 }

@@ -3,10 +3,9 @@
  * output limit: per-tool key, then the session default (unless the tool ignores both), then the
  * tool's params, then its built-in limit. Which key and built-in a tool has is its own declaration (`ToolSpec.truncation`).
  */
-import type { OutputLimitSpec, ResolvedOutputLimit } from "./output-limit.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, type OutputLimitSpec, type ResolvedOutputLimit } from "./output-limit.js";
 
-/** Built-in ceiling used where a tool has no limit of its own. */
-export const DEFAULT_MAX_OUTPUT_BYTES = 40_000;
+export { DEFAULT_MAX_OUTPUT_BYTES };
 /** read_file's default line window. */
 export const DEFAULT_MAX_LINES_READ = 1000;
 
@@ -54,4 +53,19 @@ export class TruncationSettings {
   get maxLinesRead(): number {
     return this.config.maxLinesRead ?? DEFAULT_MAX_LINES_READ;
   }
+}
+
+/**
+ * The limit of a call: `per_tool_max_output_bytes[key]`, else `default_max_output_bytes` (both
+ * skipped when the spec ignores the truncation config), else the tool's params limit, else its
+ * built-in one for the call's behaviour version (spec §8.4 order). The same as `settings.resolve`.
+ */
+export function resolveOutputLimit<P>(settings: TruncationSettings, spec: OutputLimitSpec<P>, params: P, contractVersion = ""): ResolvedOutputLimit {
+  return settings.resolve(spec, params, contractVersion);
+}
+
+/** The number a description's `{max_output_bytes}` shows: the resolved limit (see `describedBuiltin`). */
+export function describedOutputLimit<P>(settings: TruncationSettings, spec: OutputLimitSpec<P>, params: P, contractVersion = ""): number {
+  const resolved = resolveOutputLimit(settings, spec, params, contractVersion);
+  return resolved.source === "builtin" ? (spec.describedBuiltin ?? resolved.limit) : resolved.limit;
 }

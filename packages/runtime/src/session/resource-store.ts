@@ -3,34 +3,8 @@
  * by stable ids such as `grok_build.Todo`. Ephemeral things (cwd, terminals,
  * clients) are session services instead and never serialized here.
  */
-
-/** The two serialized categories of spec §5.2. */
-export type ResourceCategory = "params" | "state";
-
-/** A typed handle on one resource. */
-export interface ResourceKey<T> {
-  readonly id: string;
-  readonly category: ResourceCategory;
-  /** The value a session starts with. */
-  initial(): T;
-  /** Turns stored JSON back into a value, or undefined when it does not fit (then it is ignored). */
-  decode(json: unknown): T | undefined;
-}
-
-/** Declares a resource. `decode` defaults to accepting any JSON object. */
-export function defineResource<T>(spec: {
-  id: string;
-  category: ResourceCategory;
-  initial: () => T;
-  decode?: (json: unknown) => T | undefined;
-}): ResourceKey<T> {
-  return Object.freeze({
-    id: spec.id,
-    category: spec.category,
-    initial: spec.initial,
-    decode: spec.decode ?? ((json: unknown) => (isPlainObject(json) ? (json as T) : undefined)),
-  });
-}
+import { isPlainObject, isSafeKey } from "../core/plain-object.js";
+import type { ResourceCategory, ResourceKey } from "../tool/resource.js";
 
 /** JSON shape of GetToolState: categories with no entries are omitted. */
 export interface SerializedResources {
@@ -38,16 +12,6 @@ export interface SerializedResources {
   state?: Record<string, unknown>;
 }
 
-const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
-
-/** Whether a key may be used as a resource id or an object key coming from outside. */
-export function isSafeKey(key: string): boolean {
-  return !FORBIDDEN_KEYS.has(key);
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A session's resource values, with change notification for persistence. */
 export class ResourceStore {

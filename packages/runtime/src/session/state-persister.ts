@@ -8,7 +8,7 @@
  */
 import { rm, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import type { Logger } from "./logger.js";
+import type { Logger } from "../core/logger.js";
 import { replaceFileAtomic } from "../fs/atomic-write.js";
 
 /** File name kept from the reference. */

@@ -5,26 +5,15 @@
  */
 import type { Static, TSchema } from "typebox";
 import type { ToolKind } from "./tool-kind.js";
-import type { ToolContext } from "../execute/tool-context.js";
-import type { ResourceKey } from "../session/resource-store.js";
-import type { ReminderDefinition } from "../reminders/reminder.js";
+import type { ToolsetView } from "./toolset-view.js";
+import type { ToolContext } from "./tool-context.js";
+import type { ResourceKey } from "./resource.js";
+import type { ReminderDefinition } from "./reminder.js";
 import type { OutputLimitSpec } from "../output/output-limit.js";
 
-const TOOL_BRAND = Symbol.for("@grok-tools/runtime.ToolDefinition");
+export type { ToolsetView };
 
-/** What a tool sees of the rest of the finalized toolset (for descriptions and requirements). */
-export interface ToolsetView {
-  /** Fully-qualified ids of the configured tools, in config order. */
-  readonly toolIds: readonly string[];
-  /** Whether any configured tool has this kind. */
-  hasKind(kind: ToolKind): boolean;
-  /** Whether a tool with this fully-qualified id is configured. */
-  hasTool(fqId: string): boolean;
-  /** The effective params of a configured tool, or undefined. */
-  paramsOf(fqId: string): unknown;
-  /** The client-facing name of the first configured tool of a kind, or undefined. */
-  clientNameOfKind(kind: ToolKind): string | undefined;
-}
+const TOOL_BRAND = Symbol.for("@grok-tools/runtime.ToolDefinition");
 
 /** Input of a description or schema builder. */
 export interface DescribeInput<P> {

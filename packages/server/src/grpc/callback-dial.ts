@@ -5,7 +5,7 @@
  */
 import { credentials, Metadata } from "@grpc/grpc-js";
 import { GrokToolsCallbackServiceClient, MAX_MESSAGE_BYTES, type CallbackStatus } from "@grok-tools/proto";
-import type { Logger, ToolNotification } from "@grok-tools/runtime";
+import { type Logger, type ToolNotification } from "@grok-tools/runtime";
 
 /** How long finalize waits for the host's callback endpoint. */
 export const CALLBACK_DIAL_TIMEOUT_MS = 3000;

@@ -6,7 +6,8 @@
  */
 import { status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
 import type { GrokToolsServiceServer } from "@grok-tools/proto";
-import type { Logger, Session } from "@grok-tools/runtime";
+import { type Logger } from "@grok-tools/runtime";
+import { type Session } from "@grok-tools/runtime/host";
 import { grpcError, unaryHandler } from "./unary-handler.js";
 import { fromTruncationConfig, toTruncationConfig } from "./to-proto.js";
 
@@ -55,27 +56,27 @@ async function saved<Res extends { success: boolean; message: string }>(session:
 /** Handlers of every deprecated RPC, for `ToolsServiceContext.deprecated`. */
 export function createDeprecatedHandlers(ctx: DeprecatedRpcContext): Pick<GrokToolsServiceServer, DeprecatedRpc> {
   return {
-    enableTool: handler(ctx, "EnableTool", (req, session) => session.enableTool(req.toolName)),
-    disableTool: handler(ctx, "DisableTool", (req, session) => session.disableTool(req.toolName)),
-    setToolOptions: handler(ctx, "SetToolOptions", (req, session) => saved(session, session.setToolOptions(req.toolName, req.optionsJson, req.replace))),
+    enableTool: handler(ctx, "EnableTool", (req, session) => session.configuration.enableTool(req.toolName)),
+    disableTool: handler(ctx, "DisableTool", (req, session) => session.configuration.disableTool(req.toolName)),
+    setToolOptions: handler(ctx, "SetToolOptions", (req, session) => saved(session, session.configuration.setToolOptions(req.toolName, req.optionsJson, req.replace))),
     getToolOptions: handler(ctx, "GetToolOptions", (req, session) => {
-      const info = session.getToolOptions(req.toolName, req.includeSchema);
+      const info = session.configuration.getToolOptions(req.toolName, req.includeSchema);
       if (!info) throw grpcError(GrpcStatus.NOT_FOUND, `Tool not found: ${req.toolName}`);
       return info;
     }),
-    resetToolOptions: handler(ctx, "ResetToolOptions", (req, session) => saved(session, session.resetToolOptions(req.toolName, req.keysToReset))),
-    setToolOverride: handler(ctx, "SetToolOverride", (req, session) => session.setToolOverride(req.toolName, req.toolNameForModel, { ...req.paramNameOverridesForModel })),
-    clearToolOverride: handler(ctx, "ClearToolOverride", (req, session) => session.clearToolOverride(req.toolName)),
-    setSystemReminders: handler(ctx, "SetSystemReminders", (req, session) => session.setSystemReminders(req.enabled)),
-    getSystemReminders: handler(ctx, "GetSystemReminders", (_req, session) => ({ enabled: session.getSystemReminders() })),
+    resetToolOptions: handler(ctx, "ResetToolOptions", (req, session) => saved(session, session.configuration.resetToolOptions(req.toolName, req.keysToReset))),
+    setToolOverride: handler(ctx, "SetToolOverride", (req, session) => session.configuration.setToolOverride(req.toolName, req.toolNameForModel, { ...req.paramNameOverridesForModel })),
+    clearToolOverride: handler(ctx, "ClearToolOverride", (req, session) => session.configuration.clearToolOverride(req.toolName)),
+    setSystemReminders: handler(ctx, "SetSystemReminders", (req, session) => session.configuration.setSystemReminders(req.enabled)),
+    getSystemReminders: handler(ctx, "GetSystemReminders", (_req, session) => ({ enabled: session.configuration.getSystemReminders() })),
     setTruncationConfig: handler(ctx, "SetTruncationConfig", (req, session) => {
-      session.setTruncationConfig(fromTruncationConfig(req.config) ?? {});
+      session.configuration.setTruncationConfig(fromTruncationConfig(req.config) ?? {});
       return {};
     }),
-    getTruncationConfig: handler(ctx, "GetTruncationConfig", (_req, session) => ({ config: toTruncationConfig(session.getTruncationConfig()) })),
-    getSystemPrompt: handler(ctx, "GetSystemPrompt", (req, session) => session.getSystemPrompt(req.variant === "" ? "full" : req.variant)),
+    getTruncationConfig: handler(ctx, "GetTruncationConfig", (_req, session) => ({ config: toTruncationConfig(session.configuration.getTruncationConfig()) })),
+    getSystemPrompt: handler(ctx, "GetSystemPrompt", (req, session) => session.agent.getSystemPrompt(req.variant === "" ? "full" : req.variant)),
     getAgentInfo: handler(ctx, "GetAgentInfo", (_req, session) => {
-      const info = session.getAgentInfo();
+      const info = session.agent.getAgentInfo();
       if (!info) return { name: "", description: "", tools: [], disallowedTools: [], permissionMode: "", outputFormat: "", toolConfig: {} };
       return {
         name: info.name,
@@ -88,13 +89,13 @@ export function createDeprecatedHandlers(ctx: DeprecatedRpcContext): Pick<GrokTo
         toolConfig: Object.fromEntries(Object.entries(info.toolConfig).map(([tool, config]) => [tool, config.retry ? { retry: { ...config.retry } } : {}])),
       };
     }),
-    getCompletionState: handler(ctx, "GetCompletionState", (_req, session) => session.getCompletionState()),
+    getCompletionState: handler(ctx, "GetCompletionState", (_req, session) => session.agent.getCompletionState()),
     resetCompletionState: handler(ctx, "ResetCompletionState", (_req, session) => {
-      session.resetCompletionState();
+      session.agent.resetCompletionState();
       return {};
     }),
     finalizeAgent: handler(ctx, "FinalizeAgent", async (_req, session) => {
-      const result = await session.finalizeAgent();
+      const result = await session.agent.finalizeAgent();
       if (!result.success) ctx.log.info({ message: result.message }, "FinalizeAgent rejected");
       return { success: result.success, systemPrompt: result.systemPrompt };
     }),

@@ -4,7 +4,8 @@
  * apply a change twice) becomes a tool error that says so. Tools keep their replies far smaller
  * (see the runtime's reply text budget); ExecuteToolStream sends results of any size in chunks.
  */
-import { ErrorCode, type ExecuteOutcome } from "@grok-tools/runtime";
+import { ErrorCode } from "@grok-tools/runtime";
+import { type ExecuteOutcome } from "@grok-tools/runtime/host";
 
 /** Room left in a message for everything besides output_json and prompt_text (ids, metadata, framing). */
 export const RESPONSE_OVERHEAD_BYTES = 64 * 1024;

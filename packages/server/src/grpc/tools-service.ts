@@ -12,7 +12,8 @@ import {
   type ToolStreamChunk,
   type GrokToolsServiceServer,
 } from "@grok-tools/proto";
-import { chunkUtf8, describeTool, describeTools, validateStreamChunkSize, violationSummary, type Logger, type Session } from "@grok-tools/runtime";
+import { chunkUtf8, describeTool, describeTools, validateStreamChunkSize, violationSummary, type Session } from "@grok-tools/runtime/host";
+import { type Logger } from "@grok-tools/runtime";
 import { categoryName, fromExecuteRequest, fromTruncationConfig, toExecuteResponse, toMetadata, toProtoError, toToolInfo, toViolation } from "./to-proto.js";
 import { grpcError, statusFor, unaryHandler } from "./unary-handler.js";
 import { encodeValidationStatus } from "./status-details.js";

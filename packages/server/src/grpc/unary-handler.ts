@@ -4,7 +4,8 @@
  * anything else is logged and answered INTERNAL, so no request can crash the server.
  */
 import { status as GrpcStatus, Metadata, type ServerUnaryCall, type sendUnaryData, type ServiceError } from "@grpc/grpc-js";
-import { PreconditionError, type Logger } from "@grok-tools/runtime";
+import { PreconditionError } from "@grok-tools/runtime/host";
+import { type Logger } from "@grok-tools/runtime";
 
 /** What a handler needs from its server. */
 export interface HandlerContext {

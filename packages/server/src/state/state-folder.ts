@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { sanitizeForFileName } from "@grok-tools/runtime";
+import { sanitizeForFileName } from "@grok-tools/runtime/host";
 
 /** Hex digits of the workspace path's hash in the folder name: enough to never collide in practice. */
 const WORKSPACE_HASH_CHARS = 16;

@@ -8,7 +8,9 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promi
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, Session, ToolRegistry, readTracker, sha256Hex, type ToolNotification } from "@grok-tools/runtime";
+import { ErrorCode, type ToolNotification } from "@grok-tools/runtime";
+import { Session, ToolRegistry } from "@grok-tools/runtime/host";
+import { readTracker, sha256Hex } from "@grok-tools/runtime/fs";
 import { codex } from "../namespace.js";
 import { APPLY_PATCH_DESCRIPTION } from "./description.js";
 

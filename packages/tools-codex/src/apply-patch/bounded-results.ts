@@ -6,7 +6,7 @@
  * patches are untouched, and prompt_text never depends on this.
  */
 import { FILE_HEADERS_ONLY, createTwoFilesPatch } from "diff";
-import { REPLY_TEXT_BUDGET_BYTES } from "@grok-tools/runtime";
+import { REPLY_TEXT_BUDGET_BYTES } from "@grok-tools/runtime/helpers";
 import type { ApplyPatchFileResult } from "./schema.js";
 
 /** Context lines of a summary diff. */

@@ -5,22 +5,8 @@
  * through the checked folder's descriptor (issue #12 item 6). Writes update the read tracker (D2),
  * so a following edit needs no re-read.
  */
-import {
-  ErrorCode,
-  PATH_LOCKS,
-  ToolError,
-  decodeText,
-  encodeText,
-  errnoCode,
-  readFileConfined,
-  readTracker,
-  removeFileConfined,
-  writeFileConfined,
-  type ToolContext,
-  type ToolResult,
-  ioErrorText,
-  errorCodeOfFileReadFailure,
-} from "@grok-tools/runtime";
+import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { PATH_LOCKS, decodeText, encodeText, errnoCode, readFileConfined, readTracker, removeFileConfined, writeFileConfined, ioErrorText, errorCodeOfFileReadFailure } from "@grok-tools/runtime/fs";
 import { confinedTarget } from "../shared/file-access.js";
 import { joinLikeRust } from "../shared/rust-path.js";
 import { decodeLossy } from "../shared/rust-text.js";

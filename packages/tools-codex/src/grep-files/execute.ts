@@ -4,7 +4,9 @@
  * inside the checked search folder with relative paths (issue #12 item 6); the paths it prints are
  * shown as the caller spelled the folder.
  */
-import { ErrorCode, MAX_ARGUMENT_BYTES, ToolError, errnoCode, openSearchRoot, rejectNulByte, rejectOversizedArgument, type SearchRoot, type ToolContext, type ToolResult, rustIoErrorText } from "@grok-tools/runtime";
+import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { MAX_ARGUMENT_BYTES, rejectNulByte, rejectOversizedArgument } from "@grok-tools/runtime/helpers";
+import { errnoCode, openSearchRoot, type SearchRoot, rustIoErrorText } from "@grok-tools/runtime/fs";
 import { confinedTarget } from "../shared/file-access.js";
 import { joinLikeRust } from "../shared/rust-path.js";
 import { decodeLossy, trimRust } from "../shared/rust-text.js";

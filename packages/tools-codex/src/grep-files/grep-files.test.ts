@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from "@jest/globals";
 import { chmod, mkdir, mkdtemp, realpath, rm, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, Session, ToolRegistry, describeTools, errorCodeName } from "@grok-tools/runtime";
+import { ErrorCode } from "@grok-tools/runtime";
+import { Session, ToolRegistry, describeTools } from "@grok-tools/runtime/host";
+import { errorCodeName } from "@grok-tools/runtime/helpers";
 import { codex } from "../namespace.js";
 import { parseResults, ripgrepArgs, ripgrepPath, runRipgrep } from "./ripgrep.js";
 

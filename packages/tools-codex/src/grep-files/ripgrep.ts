@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
-import type { SearchLaunch } from "@grok-tools/runtime";
+import { type SearchLaunch } from "@grok-tools/runtime/fs";
 import { rgPath } from "@vscode/ripgrep";
 
 /** How long ripgrep may run. */

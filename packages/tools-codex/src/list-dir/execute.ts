@@ -2,7 +2,8 @@
  * Runs Codex:list_dir: validates the arguments, confines the folder to the session's roots, lists a page.
  */
 import path from "node:path";
-import { ErrorCode, ToolError, errnoCode, openDirConfined, type ToolContext, type ToolResult, rustIoErrorText } from "@grok-tools/runtime";
+import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { errnoCode, openDirConfined, rustIoErrorText } from "@grok-tools/runtime/fs";
 import { confinedTarget } from "../shared/file-access.js";
 import type { CodexListDirInput, CodexListDirOutput } from "./schema.js";
 import { listDirPage } from "./walk.js";

@@ -5,7 +5,9 @@ import { afterEach, describe, expect, test } from "@jest/globals";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, Session, ToolRegistry, errorCodeName } from "@grok-tools/runtime";
+import { ErrorCode } from "@grok-tools/runtime";
+import { Session, ToolRegistry } from "@grok-tools/runtime/host";
+import { errorCodeName } from "@grok-tools/runtime/helpers";
 import { codex } from "../namespace.js";
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -4,7 +4,7 @@
  * `/` (folder), `@` (symlink) or `?` (anything else but a file). Folders are read through the
  * descriptor of their checked parent, never through a link (issue #12 item 6).
  */
-import type { CheckedDir } from "@grok-tools/runtime";
+import { type CheckedDir } from "@grok-tools/runtime/fs";
 import { takeUtf8Bytes } from "../shared/rust-text.js";
 
 /** Longest entry name shown, in UTF-8 bytes. */

@@ -3,7 +3,8 @@
  * and renders a slice or an indentation block.
  */
 import path from "node:path";
-import { PATH_LOCKS, ToolError, errnoCode, readFileConfined, readTracker, resolveForCreate, type ToolContext, type ToolResult, ioErrorText, errorCodeOfFileReadFailure } from "@grok-tools/runtime";
+import { PATH_LOCKS, errnoCode, readFileConfined, readTracker, resolveForCreate, ioErrorText, errorCodeOfFileReadFailure } from "@grok-tools/runtime/fs";
+import { ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
 import { decodeLossy } from "../shared/rust-text.js";
 import { formatReadPrompt } from "./format.js";
 import { readBlock } from "./indentation.js";

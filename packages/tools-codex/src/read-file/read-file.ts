@@ -1,7 +1,8 @@
 /**
  * Codex:read_file: reads a file as `L{n}: ` lines, a slice or an indentation-aware block.
  */
-import { defineTool, lenientBool } from "@grok-tools/runtime";
+import { defineTool } from "@grok-tools/runtime";
+import { lenientBool } from "@grok-tools/runtime/helpers";
 import { READ_FILE_DESCRIPTION } from "./description.js";
 import { executeReadFile } from "./execute.js";
 import { CodexReadFileInput, CodexReadFileOutput } from "./schema.js";

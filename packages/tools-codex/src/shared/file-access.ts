@@ -4,7 +4,8 @@
  * check of the path string (nothing outside is opened in the ordinary case); what is then used is
  * checked again on its descriptor by the runtime, which is what holds while paths change.
  */
-import { assertInsideRoots, rejectNulByte, resolveForCreate, type FsScope } from "@grok-tools/runtime";
+import { assertInsideRoots, resolveForCreate, type FsScope } from "@grok-tools/runtime/fs";
+import { rejectNulByte } from "@grok-tools/runtime/helpers";
 
 /**
  * The real path `absPath` resolves to (its nearest existing ancestor's realpath plus the missing

@@ -1,7 +1,9 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Session, ToolRegistry, errorCodeName, type ToolNotification } from "@grok-tools/runtime";
+import { Session, ToolRegistry } from "@grok-tools/runtime/host";
+import { errorCodeName } from "@grok-tools/runtime/helpers";
+import { type ToolNotification } from "@grok-tools/runtime";
 import { grokBuild } from "../namespace.js";
 
 let tmp: string;

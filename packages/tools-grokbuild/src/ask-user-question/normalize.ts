@@ -2,7 +2,7 @@
  * Input normalization of ask_user_question: `multiSelect` (the ACP wire name) is accepted as an alias
  * of `multi_select`, and its value is a lenient boolean (null stays "unset").
  */
-import { lenientBool } from "@grok-tools/runtime";
+import { lenientBool } from "@grok-tools/runtime/helpers";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -2,7 +2,9 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Session, ToolRegistry, Type, defineNamespace, defineTool, type FsScope, type ToolNotification } from "@grok-tools/runtime";
+import { Session, ToolRegistry } from "@grok-tools/runtime/host";
+import { Type, defineNamespace, defineTool, type ToolNotification } from "@grok-tools/runtime";
+import { type FsScope } from "@grok-tools/runtime/fs";
 import { grokBuild } from "../namespace.js";
 import { probeOrCreatePlanFile } from "./execute.js";
 import { planModeSession } from "./plan-mode-session.js";

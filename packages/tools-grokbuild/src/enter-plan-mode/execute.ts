@@ -2,7 +2,8 @@
  * enter_plan_mode: notifies the host, marks the session as planning and seeds an empty plan file
  * when none exists. Never truncates an existing plan; read-only enforcement is the host's job.
  */
-import { createFileConfined, errnoCode, readFileConfined, type FsScope, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { createFileConfined, errnoCode, readFileConfined, type FsScope } from "@grok-tools/runtime/fs";
+import { type ToolContext, type ToolResult } from "@grok-tools/runtime";
 import { ENTERED_MESSAGE, formatEntered } from "./format.js";
 import { planModeSession, resolvePlanFilePath } from "./plan-mode-session.js";
 import type { EnterPlanModeOutput, PlanFileSeedStatus } from "./schema.js";

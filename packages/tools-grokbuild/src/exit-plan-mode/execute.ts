@@ -3,7 +3,8 @@
  * session's plan phase. The approval UI is the host's job; this tool only says "here is the plan".
  * The plan is read inside the session's roots only.
  */
-import { ErrorCode, ToolError, readFileConfined, type FsScope, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { readFileConfined, type FsScope } from "@grok-tools/runtime/fs";
 import { planModeSession, resolvePlanFilePath } from "../enter-plan-mode/plan-mode-session.js";
 import { EMPTY_PLAN_MESSAGE, PLAN_APPROVED_MESSAGE, formatPlanReady } from "./format.js";
 import type { ExitPlanModeOutput } from "./schema.js";

@@ -2,7 +2,8 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Session, ToolRegistry, type ToolNotification } from "@grok-tools/runtime";
+import { Session, ToolRegistry } from "@grok-tools/runtime/host";
+import { type ToolNotification } from "@grok-tools/runtime";
 import { grokBuild } from "../namespace.js";
 import { planModeSession } from "../enter-plan-mode/plan-mode-session.js";
 

@@ -3,7 +3,7 @@
  * reference's `build_task_output_description` / `build_wait_tasks_description`; names are
  * template expressions resolved at finalize against client-facing names.
  */
-import type { ToolsetView } from "@grok-tools/runtime";
+import { type ToolsetView } from "@grok-tools/runtime";
 
 /** `, monitor, or subagent` / ` or monitor` / ` or subagent` / ``. */
 export function lifecycleTargetSuffix(monitor: boolean, subagent: boolean): string {

@@ -2,11 +2,13 @@
  * `GrokBuild:get_task_output`: status and output of background tasks, polling or waiting
  * (capped), one id or several (spec §4.7).
  */
-import { CURRENT_VERSION, LEGACY_0_4_10, defineTool, lenientOptionalInteger, lenientStringList, normalizeKey } from "@grok-tools/runtime";
+import { CURRENT_VERSION, defineTool } from "@grok-tools/runtime";
+import { lenientOptionalInteger, lenientStringList, normalizeKey } from "@grok-tools/runtime/helpers";
 import { taskOutputDescription } from "./description.js";
 import { taskOutputRequirement } from "./requirements.js";
 import { TaskOutputInput, TaskOutputOutput } from "./schema.js";
 import { taskOutputLimit, getTaskOutput } from "./task-output-core.js";
+import { LEGACY_0_4_10 } from "../shared/versions.js";
 
 /** Accepts the singular `task_id` alias and bare ids (spec §4.0). */
 export function normalizeTaskOutputInput(raw: Record<string, unknown>): Record<string, unknown> {

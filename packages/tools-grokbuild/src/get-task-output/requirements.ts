@@ -3,7 +3,7 @@
  * (GrokBuild or GrokBuildConcise `run_terminal_cmd` with `enabled_background`), OpenCode:bash,
  * or (for the subagent-aware tools) GrokBuild:task.
  */
-import type { RequirementFailure, ToolsetView } from "@grok-tools/runtime";
+import { type RequirementFailure, type ToolsetView } from "@grok-tools/runtime";
 
 const BASH_IDS = ["GrokBuild:run_terminal_cmd", "GrokBuildConcise:run_terminal_cmd"] as const;
 

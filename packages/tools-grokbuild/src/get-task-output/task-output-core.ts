@@ -4,9 +4,12 @@
  * multi-id resolution, blocking waits with the per-call cap, not-found texts, and the
  * prompt formats (spec §4.7, §13.4, §13.18).
  */
-import { ErrorCode, LEGACY_0_4_10, MAX_WAIT_BLOCK_MS, ToolError, taskManagerService, truncateUtf8, type OutputLimitSpec, type TaskManager, type TaskSnapshot, type ToolContext, type ToolResult, type WaitOutcome } from "@grok-tools/runtime";
+import { ErrorCode, ToolError, type OutputLimitSpec, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { MAX_WAIT_BLOCK_MS, truncateUtf8 } from "@grok-tools/runtime/helpers";
+import { taskManagerService, type TaskManager, type TaskSnapshot, type WaitOutcome } from "@grok-tools/tasks";
 import { formatWaitedDuration, softWrapLines } from "../shell/index.js";
 import type { MultiTaskOutputResult, TaskOutputOutput, TaskOutputResult } from "./schema.js";
+import { LEGACY_0_4_10 } from "../shared/versions.js";
 
 /** Default wait of `wait_tasks` and of multi-id waits without `timeout_ms`. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 30_000;

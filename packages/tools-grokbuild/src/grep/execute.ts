@@ -6,7 +6,8 @@
  * during the call is not searched (issue #12 item 6); paths are shown as the caller spelled them.
  */
 import { realpath, stat } from "node:fs/promises";
-import { ErrorCode, ToolError, assertInsideRoots, errnoCode, openSearchRoot, resolveModelPath, rustIoErrorText, type SearchRoot, type ToolContext } from "@grok-tools/runtime";
+import { ErrorCode, ToolError, type ToolContext } from "@grok-tools/runtime";
+import { assertInsideRoots, errnoCode, openSearchRoot, resolveModelPath, rustIoErrorText, type SearchRoot } from "@grok-tools/runtime/fs";
 import { DEFAULT_MAX_CHARS_PER_LINE, finalizeGrep, type GrepFormatConfig } from "./format.js";
 import { checkGrepArguments } from "./input-check.js";
 import { GREP_TIMEOUT_MS, GREP_TIMEOUT_WSL_MS, isWsl, ripgrepPath, runRipgrep, type RipgrepRun } from "./ripgrep.js";

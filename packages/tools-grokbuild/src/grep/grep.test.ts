@@ -2,7 +2,8 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, Session, ToolRegistry, defineNamespace } from "@grok-tools/runtime";
+import { ErrorCode, defineNamespace } from "@grok-tools/runtime";
+import { Session, ToolRegistry } from "@grok-tools/runtime/host";
 import { grep } from "./grep.js";
 import { finalizeGrep, trimLine, type GrepFormatConfig } from "./format.js";
 import { effectiveHeadLimit, ripgrepArgs } from "./execute.js";

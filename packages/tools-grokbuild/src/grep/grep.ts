@@ -1,5 +1,6 @@
 /** `GrokBuild:grep`: a ripgrep search with budgets and the reference's output format (spec §4.5). */
-import { CURRENT_VERSION, defineTool, coerceKeys, dropNullKeys, lenientBool, lenientInteger } from "@grok-tools/runtime";
+import { CURRENT_VERSION, defineTool } from "@grok-tools/runtime";
+import { coerceKeys, dropNullKeys, lenientBool, lenientInteger } from "@grok-tools/runtime/helpers";
 import { GREP_DESCRIPTION } from "./description.js";
 import { executeGrep } from "./execute.js";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./format.js";

@@ -3,7 +3,8 @@
  * go on ripgrep's command line, which can carry neither a NUL byte nor an argument over 64 KiB.
  * Errors name the parameters as the model knows them (after overrides).
  */
-import { MAX_ARGUMENT_BYTES, rejectNulByte, rejectOversizedArgument, type ToolContext } from "@grok-tools/runtime";
+import { MAX_ARGUMENT_BYTES, rejectNulByte, rejectOversizedArgument } from "@grok-tools/runtime/helpers";
+import { type ToolContext } from "@grok-tools/runtime";
 import type { GrepInput } from "./schema.js";
 
 /** Throws INVALID_INPUT for an argument ripgrep could not be given. */

@@ -7,7 +7,7 @@ import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
 import { readFileSync } from "node:fs";
 import { rgPath } from "@vscode/ripgrep";
-import type { SearchLaunch } from "@grok-tools/runtime";
+import { type SearchLaunch } from "@grok-tools/runtime/fs";
 
 /** Hard cap on bytes read from ripgrep's stdout. */
 export const MAX_STDOUT_BYTES = 5_000_000;

@@ -2,7 +2,7 @@
  * The `kill_task` description, built from the live toolset like the reference's
  * `build_kill_task_description` (names resolved at finalize).
  */
-import type { ToolsetView } from "@grok-tools/runtime";
+import { type ToolsetView } from "@grok-tools/runtime";
 import { lifecycleTargetSuffix, monitorTaskIdNote } from "../get-task-output/description.js";
 
 /** The description for this toolset. */

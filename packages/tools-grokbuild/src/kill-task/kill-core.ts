@@ -2,8 +2,10 @@
  * The shared kill logic of `kill_task` and `kill_terminal_command` (spec §4.8): SIGTERM then
  * SIGKILL to the task's tree; an unknown id is an error naming the known ids.
  */
-import { ErrorCode, LEGACY_0_4_10, ToolError, taskManagerService, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
+import { taskManagerService } from "@grok-tools/tasks";
 import type { KillTaskInput, KillTaskOutput } from "./schema.js";
+import { LEGACY_0_4_10 } from "../shared/versions.js";
 
 /** Kills `input.task_id`. */
 export async function killTask(input: KillTaskInput, ctx: ToolContext<unknown>): Promise<ToolResult<KillTaskOutput>> {

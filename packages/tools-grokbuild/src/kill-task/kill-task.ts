@@ -1,11 +1,12 @@
 /**
  * `GrokBuild:kill_task`: terminates a background task and its whole process tree.
  */
-import { CURRENT_VERSION, LEGACY_0_4_10, defineTool } from "@grok-tools/runtime";
+import { CURRENT_VERSION, defineTool } from "@grok-tools/runtime";
 import { genericRequirement } from "../get-task-output/requirements.js";
 import { killTaskDescription } from "./description.js";
 import { killTask } from "./kill-core.js";
 import { KillTaskInput, KillTaskOutput } from "./schema.js";
+import { LEGACY_0_4_10 } from "../shared/versions.js";
 
 /** `GrokBuild:kill_task`. */
 export const killTaskTool = defineTool({

@@ -4,11 +4,13 @@
  */
 import { stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
-import { ErrorCode, LEGACY_0_4_10, ToolError, errnoCode, openDirConfined, resolveModelPath, type ToolContext } from "@grok-tools/runtime";
+import { ErrorCode, ToolError, type ToolContext } from "@grok-tools/runtime";
+import { errnoCode, openDirConfined, resolveModelPath } from "@grok-tools/runtime/fs";
 import { ROOT_TRUNCATION_NOTICE_TEMPLATE } from "./description.js";
 import { budgetExpand, buildTree } from "./render.js";
 import type { ListDirInput, ListDirOutput, ListDirParams } from "./schema.js";
 import { renderLegacy } from "./versions/legacy-0-4-10.js";
+import { LEGACY_0_4_10 } from "../shared/versions.js";
 
 /** The header path: the cwd joined with the trimmed target, leading `./` removed (Rust `Path::join`). */
 export function displayPathFor(cwd: string, target: string): string {

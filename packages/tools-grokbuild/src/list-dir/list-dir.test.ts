@@ -2,7 +2,9 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, Session, ToolRegistry, defineNamespace, openDirUnconfined, type CheckedDir } from "@grok-tools/runtime";
+import { ErrorCode, defineNamespace } from "@grok-tools/runtime";
+import { Session, ToolRegistry } from "@grok-tools/runtime/host";
+import { openDirUnconfined, type CheckedDir } from "@grok-tools/runtime/fs";
 import { listDir } from "./list-dir.js";
 import { budgetExpand, buildTree } from "./render.js";
 import { renderLegacy } from "./versions/legacy-0-4-10.js";

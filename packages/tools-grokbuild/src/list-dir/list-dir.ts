@@ -1,10 +1,11 @@
 /** `GrokBuild:list_dir`: a gitignore-aware, budgeted directory listing (spec §4.4). */
-import { CURRENT_VERSION, LEGACY_0_4_10, defineTool } from "@grok-tools/runtime";
+import { CURRENT_VERSION, defineTool } from "@grok-tools/runtime";
 import { LIST_DIR_DESCRIPTION } from "./description.js";
 import { executeListDir } from "./execute.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "./render.js";
 import { LEGACY_DEFAULT_MAX_OUTPUT_BYTES } from "./versions/legacy-0-4-10.js";
 import { ListDirInput, ListDirOutput, ListDirParams } from "./schema.js";
+import { LEGACY_0_4_10 } from "../shared/versions.js";
 
 /** The `list_dir` tool definition. */
 export const listDir = defineTool({

@@ -4,7 +4,7 @@
  * fit stay collapsed as summary lines.
  */
 import { DirNode, byteLength } from "./tree.js";
-import type { CheckedDir } from "@grok-tools/runtime";
+import { type CheckedDir } from "@grok-tools/runtime/fs";
 import { walkDirectory } from "./walk.js";
 
 /** Default byte budget of the listing (`max_output_chars`). */

@@ -11,7 +11,7 @@ import { constants, type Dirent } from "node:fs";
 import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import type { CheckedDir } from "@grok-tools/runtime";
+import { type CheckedDir } from "@grok-tools/runtime/fs";
 
 /** One entry met by the walk. */
 export interface WalkEntry {

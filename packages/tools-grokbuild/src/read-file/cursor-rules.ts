@@ -9,7 +9,10 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import picomatch from "picomatch";
 import { parse as parseYaml } from "yaml";
-import { defineResource, isPlainObject, openDirConfined, readFileConfined, type CheckedDir, type FsScope, type ResourceStore } from "@grok-tools/runtime";
+import { defineResource } from "@grok-tools/runtime";
+import { isPlainObject } from "@grok-tools/runtime/helpers";
+import { openDirConfined, readFileConfined, type CheckedDir, type FsScope } from "@grok-tools/runtime/fs";
+import { type ResourceStore } from "@grok-tools/runtime/helpers";
 
 /** How a rule applies (serde's external tagging of the reference's enum). */
 type CursorRuleKind = "Global" | "AgentFetched" | "Manual" | { FileGlobbed: string[] };

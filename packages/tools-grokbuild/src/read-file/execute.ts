@@ -5,20 +5,9 @@
  */
 import path from "node:path";
 import { realpath } from "node:fs/promises";
-import {
-  DEFAULT_MAX_READ_BYTES,
-  ErrorCode,
-  PATH_LOCKS,
-  ToolError,
-  errnoCode,
-  estimateTokens,
-  readFileConfined,
-  readTracker,
-  resolveModelPath,
-  type ReadResult,
-  type ToolContext,
-  ioErrorText,
-} from "@grok-tools/runtime";
+import { DEFAULT_MAX_READ_BYTES, PATH_LOCKS, errnoCode, readFileConfined, readTracker, resolveModelPath, type ReadResult, ioErrorText } from "@grok-tools/runtime/fs";
+import { ErrorCode, ToolError, type ToolContext } from "@grok-tools/runtime";
+import { estimateTokens } from "@grok-tools/runtime/helpers";
 import { appendReminder, cursorRuleReminderForRead } from "./cursor-rules.js";
 import { imageMimeType, isBinary, isPdf } from "./file-kind.js";
 import { compressImageForConversation } from "./image-compress.js";

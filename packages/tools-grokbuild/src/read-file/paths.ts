@@ -3,7 +3,7 @@
  * SKILL.md exemption, and the Unicode look-alike file-name fallback (U+202F / U+00A0 vs space).
  */
 import path from "node:path";
-import { openDirConfined, type FsScope } from "@grok-tools/runtime";
+import { openDirConfined, type FsScope } from "@grok-tools/runtime/fs";
 
 /** `cwd.join(raw)` as Rust does it: an absolute argument replaces the cwd; nothing is normalised. */
 export function displayJoin(cwd: string, raw: string): string {

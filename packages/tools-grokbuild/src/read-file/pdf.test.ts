@@ -1,7 +1,8 @@
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, Session, ToolRegistry, type ExecuteOutcome } from "@grok-tools/runtime";
+import { ErrorCode } from "@grok-tools/runtime";
+import { Session, ToolRegistry, type ExecuteOutcome } from "@grok-tools/runtime/host";
 import { grokBuild } from "../namespace.js";
 import { PDF_MAX_PAGES_PER_READ, parsePageRange, readPdfInChild } from "./pdf.js";
 

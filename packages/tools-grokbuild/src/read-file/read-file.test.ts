@@ -3,18 +3,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, mkdir, realpath, rm, symlink, writeFile, unlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import {
-  ErrorCode,
-  FILE_READ_TRACKER,
-  Session,
-  ToolRegistry,
-  Type,
-  defineNamespace,
-  defineTool,
-  readTracker,
-  type ExecuteOutcome,
-  type ToolConfigInput,
-} from "@grok-tools/runtime";
+import { ErrorCode, Type, defineNamespace, defineTool } from "@grok-tools/runtime";
+import { FILE_READ_TRACKER, readTracker } from "@grok-tools/runtime/fs";
+import { Session, ToolRegistry, type ExecuteOutcome, type ToolConfigInput } from "@grok-tools/runtime/host";
 import { grokBuild, grokBuildConcise } from "../namespace.js";
 import { GITIGNORE_POLICY } from "./gitignore.js";
 import { extractFileContentLines, resolveReadStartLine } from "./window.js";

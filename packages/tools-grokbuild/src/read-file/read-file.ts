@@ -1,5 +1,6 @@
 /** `GrokBuild:read_file`: read a text window, an image or a PDF (spec §4.2), in the current and legacy-0.4.10 versions. */
-import { defineTool, lenientInteger } from "@grok-tools/runtime";
+import { defineTool } from "@grok-tools/runtime";
+import { lenientInteger } from "@grok-tools/runtime/helpers";
 import { READ_FILE_DESCRIPTION } from "./description.js";
 import { runReadFile } from "./execute.js";
 import { READ_FILE_PARAMS_DEFAULTS, ReadFileInput, ReadFileOutput, ReadFileParams } from "./schema.js";

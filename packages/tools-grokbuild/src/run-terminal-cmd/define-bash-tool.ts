@@ -2,11 +2,13 @@
  * The shared definition of both bash presets (GrokBuild and GrokBuildConcise): params,
  * description, per-params input schema, requirements, lenient input, and execution.
  */
-import { CURRENT_VERSION, LEGACY_0_4_10, Type, defineTool, type DescribeInput, type RequirementFailure, type TSchema, lenientBool, lenientOptionalInteger, normalizeKey } from "@grok-tools/runtime";
+import { CURRENT_VERSION, Type, defineTool, type DescribeInput, type RequirementFailure, type TSchema } from "@grok-tools/runtime";
+import { lenientBool, lenientOptionalInteger, normalizeKey } from "@grok-tools/runtime/helpers";
 import { BASH_DESCRIPTION_BACKGROUND_DISABLED, BASH_DESCRIPTION_BACKGROUND_ENABLED, COMMAND_PROPERTY_DESCRIPTION, DESCRIPTION_PROPERTY_DESCRIPTION, IS_BACKGROUND_PROPERTY_DESCRIPTION } from "./description.js";
 import { BASH_OUTPUT_LIMIT, runTerminalCommand, type BashPreset } from "./execute.js";
 import { BASH_PARAMS_DEFAULTS, BashInput, BashParams, BashToolOutput, SCHEMA_DEFAULT_TIMEOUT_MS } from "./schema.js";
 import { autoBackgroundEnabled, effectiveDefaultTimeoutMs, effectiveMaxTimeoutMs, maxTimeoutConfigured } from "./timeouts.js";
+import { LEGACY_0_4_10 } from "../shared/versions.js";
 
 /** The params resource id shared by both presets. */
 export const BASH_PARAMS_RESOURCE_ID = "grok_build.Bash";

@@ -6,24 +6,14 @@
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import path from "node:path";
-import {
-  ErrorCode,
-  LEGACY_0_4_10,
-  ToolError,
-  childEnvironment,
-  sanitizeForFileName,
-  taskManagerService,
-  type ProcessTask,
-  type TaskResult,
-  type OutputLimitSpec,
-  type ToolContext,
-  type ToolNotification,
-  type ToolResult,
-} from "@grok-tools/runtime";
+import { ErrorCode, ToolError, type OutputLimitSpec, type ToolContext, type ToolNotification, type ToolResult } from "@grok-tools/runtime";
+import { childEnvironment, taskManagerService, type ProcessTask, type TaskResult } from "@grok-tools/tasks";
+import { sanitizeForFileName } from "@grok-tools/runtime/helpers";
 import { backgroundOperatorMessage, findSelfMatchingPkill, hasBackgroundOperator, isBareEcho, isBarePrintf, selfMatchingPkillMessage } from "../shell/index.js";
 import { formatBackgroundStarted, formatConcisePrompt, formatDefaultPrompt, type ForegroundFacts } from "./format.js";
 import type { BackgroundTaskStartedValue, BashInput, BashOutputValue, BashParams, BashToolOutput } from "./schema.js";
 import { autoBackgroundEnabled, foregroundBlockBudgetMs, resolveBackgroundTimeoutMs, resolveForegroundTimeoutMs } from "./timeouts.js";
+import { LEGACY_0_4_10 } from "../shared/versions.js";
 
 /** The bash output budget in characters when neither params nor truncation config set one. */
 export const DEFAULT_OUTPUT_LIMIT_CHARS = 20_000;

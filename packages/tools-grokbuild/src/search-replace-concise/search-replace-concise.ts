@@ -3,7 +3,8 @@
  * requires a prior read (the reference's concise twin skips the read guard); content changed since a
  * recorded read is still refused.
  */
-import { FILE_READ_TRACKER, defineTool } from "@grok-tools/runtime";
+import { FILE_READ_TRACKER } from "@grok-tools/runtime/fs";
+import { defineTool } from "@grok-tools/runtime";
 import { executeSearchReplace } from "../search-replace/execute.js";
 import { SEARCH_REPLACE_OUTPUT_FIELDS, normalizeSearchReplaceInput } from "../search-replace/search-replace.js";
 import { SEARCH_REPLACE_PARAM_DEFAULTS, SearchReplaceInput, SearchReplaceOutput, SearchReplaceParams } from "../search-replace/schema.js";

@@ -5,7 +5,7 @@
  * with `content_omitted`. A 5 MB file created or rewritten used to be echoed two or three times over.
  * prompt_text never depends on this.
  */
-import { REPLY_TEXT_BUDGET_BYTES } from "@grok-tools/runtime";
+import { REPLY_TEXT_BUDGET_BYTES } from "@grok-tools/runtime/helpers";
 import { buildEditDetails, lineIndexesOf, type EditDetail } from "./edit.js";
 
 /** Replacements whose line numbers a summary lists; the rest are counted in `edits.omitted`. */

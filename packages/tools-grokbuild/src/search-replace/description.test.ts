@@ -1,6 +1,6 @@
 import os from "node:os";
 import path from "node:path";
-import { Session, ToolRegistry, type ToolConfigInput } from "@grok-tools/runtime";
+import { Session, ToolRegistry, type ToolConfigInput } from "@grok-tools/runtime/host";
 import { grokBuild, grokBuildConcise } from "../index.js";
 
 async function finalized(tools: ToolConfigInput[]) {

@@ -5,21 +5,8 @@
  * with the reference's texts; `details` carries the reference's output variant.
  */
 import { stat } from "node:fs/promises";
-import {
-  ErrorCode,
-  LEGACY_0_4_10,
-  PATH_LOCKS,
-  ToolError,
-  errnoCode,
-  readFileConfined,
-  readTracker,
-  resolveForCreate,
-  resolveModelPath,
-  writeFileConfined,
-  type ReadResult,
-  type ToolContext,
-  rustIoErrorText,
-} from "@grok-tools/runtime";
+import { ErrorCode, ToolError, type ToolContext } from "@grok-tools/runtime";
+import { PATH_LOCKS, errnoCode, readFileConfined, readTracker, resolveForCreate, resolveModelPath, writeFileConfined, type ReadResult, rustIoErrorText } from "@grok-tools/runtime/fs";
 import { GITIGNORE_POLICY, isGitignored } from "../read-file/gitignore.js";
 import { displayJoin, resolveUnicodeFileName } from "../read-file/paths.js";
 import { findNormalizedMatches, matchIndices } from "./confusables.js";
@@ -29,6 +16,7 @@ import { createdTexts, updatedTexts } from "./format.js";
 import { confusableHint, nearestMatchHint } from "./hints.js";
 import type { SearchReplaceInput, SearchReplaceOutput, SearchReplaceParams } from "./schema.js";
 import { legacyMessages, type LegacyNames } from "./versions/legacy-0-4-10.js";
+import { LEGACY_0_4_10 } from "../shared/versions.js";
 
 /** POSIX `NAME_MAX`: the longest file or folder name, in bytes. */
 export const NAME_MAX_BYTES = 255;

@@ -1,7 +1,8 @@
 import { chmod, mkdtemp, readFile as readText, realpath, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, Session, ToolRegistry, defineNamespace, type ToolConfigInput, type ToolNotification } from "@grok-tools/runtime";
+import { ErrorCode, defineNamespace, type ToolNotification } from "@grok-tools/runtime";
+import { Session, ToolRegistry, type ToolConfigInput } from "@grok-tools/runtime/host";
 import { readFile } from "../read-file/index.js";
 import { searchReplaceConcise } from "../search-replace-concise/index.js";
 import { searchReplace } from "./search-replace.js";

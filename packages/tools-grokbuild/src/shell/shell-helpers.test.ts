@@ -2,7 +2,7 @@
  * Unit tests of the shell helpers: the `&` scanner (both contracts), the pkill guard,
  * ANSI stripping, soft wrapping, size formatting, lenient values and bare-echo detection.
  */
-import { lenientBool, lenientOptionalInteger, lenientStringList } from "@grok-tools/runtime";
+import { lenientBool, lenientOptionalInteger, lenientStringList } from "@grok-tools/runtime/helpers";
 import { containsBackgroundOperator, endsWithWaitBuiltin, hasBackgroundOperator, hasTrailingBackgroundOperator } from "./background-operator.js";
 import { findSelfMatchingPkill } from "./pkill-guard.js";
 import { formatBytes, formatWaitedDuration, softWrapLines, stripAnsi } from "./text.js";

@@ -3,14 +3,10 @@
  * nudge is due. The nudge counters (`grok_build.TodoNudge`, spec §6.3) and the reminder itself
  * belong to the runtime's reminders; this module only reads them.
  */
-import {
-  TODO_NUDGE_CALLS_BETWEEN_NUDGES,
-  TODO_NUDGE_CALLS_SINCE_TODO_WRITE,
-  defineResource,
-  isPlainObject,
-  todoNudgeStateResource,
-  type ResourceStore,
-} from "@grok-tools/runtime";
+import { defineResource } from "@grok-tools/runtime";
+import { isPlainObject } from "@grok-tools/runtime/helpers";
+import { type ResourceStore } from "@grok-tools/runtime/helpers";
+import { TODO_NUDGE_CALLS_BETWEEN_NUDGES, TODO_NUDGE_CALLS_SINCE_TODO_WRITE, todoNudgeStateResource } from "../reminders/todo-nudge.js";
 import { TODO_STATUSES, type TodoItem, type TodoState } from "./schema.js";
 
 /**

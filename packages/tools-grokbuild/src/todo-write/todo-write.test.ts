@@ -1,9 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, Session, ToolRegistry, defineNamespace } from "@grok-tools/runtime";
+import { ErrorCode, defineNamespace } from "@grok-tools/runtime";
+import { Session, ToolRegistry } from "@grok-tools/runtime/host";
 import { todoWrite } from "./todo-write.js";
-import { todoNudgeStateResource } from "@grok-tools/runtime";
+import { todoNudgeStateResource } from "../reminders/todo-nudge.js";
+
 import { isTodoNudgeDue, todoStateResource } from "./state.js";
 
 const ns = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [todoWrite] });

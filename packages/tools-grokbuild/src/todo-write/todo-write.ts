@@ -1,5 +1,6 @@
 /** `GrokBuild:todo_write`: the session's structured task list (spec §4.6). */
-import { defineTool, coerceKeys, lenientBool } from "@grok-tools/runtime";
+import { defineTool } from "@grok-tools/runtime";
+import { coerceKeys, lenientBool } from "@grok-tools/runtime/helpers";
 import { TODO_WRITE_DESCRIPTION } from "./description.js";
 import { applyTodoUpdates, assertUniqueIds, effectiveMerge } from "./execute.js";
 import { summarizeTodoState } from "./format.js";

@@ -2,7 +2,8 @@
  * `GrokBuild:wait_tasks`: waits for several background tasks, wait_any or wait_all, and
  * always answers in the multi-result format (spec §4.7, §13.4).
  */
-import { defineTool, lenientOptionalInteger, normalizeKey } from "@grok-tools/runtime";
+import { defineTool } from "@grok-tools/runtime";
+import { lenientOptionalInteger, normalizeKey } from "@grok-tools/runtime/helpers";
 import { waitTasksDescription } from "../get-task-output/description.js";
 import { TASK_OUTPUT_FIELDS } from "../get-task-output/get-task-output.js";
 import { genericRequirement } from "../get-task-output/requirements.js";

@@ -3,7 +3,7 @@
  * (SSRF check and address pinning on every hop, same-host redirects only), then turn the body into
  * Markdown, a saved media file or a refusal, and bound what goes inline.
  */
-import type { ToolContext, ToolResult } from "@grok-tools/runtime";
+import { type ToolContext, type ToolResult } from "@grok-tools/runtime";
 import {
   htmlToMarkdown,
   isBinaryContentType,

@@ -3,7 +3,7 @@
  * context window, the full text persisted to `<session>/web_fetch/<n>.<ext>`, and a footer that
  * says where it is and how to read it (the reference's texts).
  */
-import { truncateUtf8 } from "@grok-tools/runtime";
+import { truncateUtf8 } from "@grok-tools/runtime/helpers";
 import type { SessionFileStore, SessionFolder } from "./session-files.js";
 
 const WEB_FETCH_CONTEXT_FRACTION = 0.03;

@@ -8,7 +8,7 @@
 import { constants } from "node:fs";
 import { link, open, unlink } from "node:fs/promises";
 import path from "node:path";
-import { openDirConfined, temporaryNameFor, type FsScope } from "@grok-tools/runtime";
+import { openDirConfined, temporaryNameFor, type FsScope } from "@grok-tools/runtime/fs";
 
 /** Where saves go: the session's folder, with the session's confinement and temporaries journal. */
 export type SessionFolder = FsScope & { readonly sessionDir: string };

@@ -7,7 +7,9 @@ import { createHtmlConverter, htmlToMarkdown, isBinaryContentType, isHtml, isIma
 import { isGithubHost } from "./errors.js";
 import { pinnedLookup } from "./http-get.js";
 import { boundInline, examplesClause, inlineBudget } from "./overflow.js";
-import { ErrorCode, TEMP_JOURNAL_DIR_NAME, TempJournal, temporaryWriterPid } from "@grok-tools/runtime";
+import { ErrorCode } from "@grok-tools/runtime";
+import { TEMP_JOURNAL_DIR_NAME, temporaryWriterPid } from "@grok-tools/runtime/fs";
+import { TempJournal } from "@grok-tools/runtime/fs";
 import { SessionFileStore, type SessionFolder } from "./session-files.js";
 import { checkHost, displayIp, isBlockedForHost, isExplicitLocalHost, isNonPublicIp } from "./ssrf.js";
 import { isSameHost, upgradeToHttps, validateUrl } from "./url.js";

@@ -5,7 +5,8 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Session, ToolRegistry, Type, defineNamespace, defineTool, type ToolNotification } from "@grok-tools/runtime";
+import { Session, ToolRegistry } from "@grok-tools/runtime/host";
+import { Type, defineNamespace, defineTool, type ToolNotification } from "@grok-tools/runtime";
 import { runTerminalCmd, runTerminalCmdConcise } from "../../src/run-terminal-cmd/index.js";
 import { getTaskOutputTool } from "../../src/get-task-output/index.js";
 import { getTerminalCommandOutputTool } from "../../src/get-terminal-command-output/index.js";

@@ -5,7 +5,7 @@
  * the original (the root's own summary is always empty) are kept on purpose.
  */
 import { ExtensionTally, asciiLower, byteLength, extensionKey } from "../tree.js";
-import type { CheckedDir } from "@grok-tools/runtime";
+import { type CheckedDir } from "@grok-tools/runtime/fs";
 import { walkDirectory } from "../walk.js";
 
 /** Default byte limit of the legacy listing. */

@@ -4,9 +4,9 @@
  * not reported yet, once; and when a call starts a background task while others still run,
  * list them. Subagent completions are not covered (no subagent backend in this runtime).
  */
-import { defineResource, isPlainObject } from "../session/resource-store.js";
-import { taskManagerService, type TaskSnapshot } from "../tasks/index.js";
-import { defineReminder, type ReminderContext } from "./reminder.js";
+import { defineReminder, defineResource, type ReminderContext } from "@grok-tools/runtime";
+import { isPlainObject } from "@grok-tools/runtime/helpers";
+import { taskManagerService, type TaskSnapshot } from "@grok-tools/tasks";
 
 /** Inline output cap of a completion without a task-output tool (`MAX_INLINE_COMPLETION_BYTES`). */
 export const MAX_INLINE_COMPLETION_BYTES = 4000;

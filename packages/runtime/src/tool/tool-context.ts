@@ -4,9 +4,9 @@
  * lets one server hold many sessions.
  */
 import type { ResourceStore } from "../session/resource-store.js";
-import type { ServiceKey } from "../session/session-service.js";
-import type { ToolKind } from "../tool/tool-kind.js";
-import type { Logger } from "../session/logger.js";
+import type { ServiceKey } from "./service.js";
+import type { ToolKind } from "./tool-kind.js";
+import type { Logger } from "../core/logger.js";
 import type { TruncationSettings } from "../output/truncation-settings.js";
 import type { TempJournal } from "../fs/temp-journal.js";
 

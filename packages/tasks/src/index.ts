@@ -1,8 +1,8 @@
 /**
- * Tasks: contained process trees, the head/tail output buffer, and the per-session task
- * manager shared by the shell tools and the task-output/kill/wait tools.
+ * @grok-tools/tasks: the process supervisor. Contained process trees, the head/tail output buffer,
+ * the launcher host and spare launchers, and the per-session task manager (one per session: a
+ * service of the runtime's session) shared by the shell tools and the task-output/kill/wait tools.
  */
-export { uuidV7 } from "./task-id.js";
 export { CHILD_ENV_OVERRIDES, SECRET_ENV_NAMES, addSecretEnvNames, childEnvironment } from "./child-env.js";
 export { ISOLATION_ENV_VAR, PROCESS_GROUP_ISOLATION, detectProcessIsolation, type ProcessIsolation } from "./process-isolation.js";
 export { HEAD_TAIL_MARKER, OutputBuffer } from "./output-buffer.js";

@@ -2,7 +2,8 @@
  * ToolInfo as data (spec §2.6): before finalize every registered tool under its fq id;
  * after finalize the configured tools under their client names, rendered and renamed.
  */
-import type { Session } from "./session.js";
+import type { ToolRegistry } from "../registry/tool-registry.js";
+import type { ToolsetConfiguration } from "./toolset-configuration.js";
 import type { AnyToolDefinition, OutputFieldInfo } from "../tool/define-tool.js";
 import { categoryOfKind, isReadOnlyKind, type ToolCategoryName } from "../tool/tool-kind.js";
 import { stripTemplateMarkers } from "../finalize/template-renderer.js";
@@ -54,25 +55,34 @@ export interface DescribeOptions {
   includeSchemas?: boolean;
 }
 
+/** What describing needs of a session. */
+export interface DescribableSession {
+  readonly registry: ToolRegistry;
+  readonly runtimeVersion: string;
+  readonly configuration: ToolsetConfiguration;
+}
+
 /** ToolInfos of a session, before or after finalize. */
-export function describeTools(session: Session, options: DescribeOptions = {}): ToolDescriptor[] {
+export function describeTools(session: DescribableSession, options: DescribeOptions = {}): ToolDescriptor[] {
   const includeSchemas = options.includeSchemas ?? true;
-  const toolset = session.toolset;
+  const config = session.configuration;
+  const toolset = config.toolset;
   const all = toolset
-    ? toolset.tools.map((tool) => describeFinalized(tool, session.currentParams(tool.definition, tool.params), session.runtimeVersion, includeSchemas))
-    : session.registry.list().map((r) => ({ ...describeRegistered(r.fqId, r.namespace, r.definition, session.runtimeVersion, includeSchemas), enabled: session.pending.isEnabled(r.fqId) }));
+    ? toolset.tools.map((tool) => describeFinalized(tool, config.currentParams(tool.definition, tool.params), session.runtimeVersion, includeSchemas))
+    : session.registry.list().map((r) => ({ ...describeRegistered(r.fqId, r.namespace, r.definition, session.runtimeVersion, includeSchemas), enabled: config.pending.isEnabled(r.fqId) }));
   return all.filter((d) => (options.category === undefined || d.category === options.category) && (toolset === undefined || d.enabled || options.includeDisabled));
 }
 
 /** One ToolInfo by name: the client name after finalize, the fq id before (or either). */
-export function describeTool(session: Session, name: string): ToolDescriptor | undefined {
-  const toolset = session.toolset;
+export function describeTool(session: DescribableSession, name: string): ToolDescriptor | undefined {
+  const config = session.configuration;
+  const toolset = config.toolset;
   if (toolset) {
     const tool = toolset.byClientName(name) ?? toolset.byFqId(name);
-    return tool ? describeFinalized(tool, session.currentParams(tool.definition, tool.params), session.runtimeVersion, true) : undefined;
+    return tool ? describeFinalized(tool, config.currentParams(tool.definition, tool.params), session.runtimeVersion, true) : undefined;
   }
   const registered = session.registry.get(name) ?? session.registry.list().find((r) => r.definition.id === name);
-  return registered ? { ...describeRegistered(registered.fqId, registered.namespace, registered.definition, session.runtimeVersion, true), enabled: session.pending.isEnabled(registered.fqId) } : undefined;
+  return registered ? { ...describeRegistered(registered.fqId, registered.namespace, registered.definition, session.runtimeVersion, true), enabled: config.pending.isEnabled(registered.fqId) } : undefined;
 }
 
 function describeRegistered(fqId: string, namespace: string, def: AnyToolDefinition, runtimeVersion: string, includeSchemas: boolean): ToolDescriptor {

@@ -14,9 +14,8 @@ import { PROCESS_GROUP_ISOLATION, detectProcessIsolation, namespaceIsolation, pr
 import { RunningProcess } from "./process-runner.js";
 import { SPARE_POOL_SIZE } from "./spare-launcher.js";
 import { QUEUE_RETRY_AFTER_MS, TaskManager } from "./task-manager.js";
-import { ErrorCode } from "../errors/error-code.js";
-import { ToolError } from "../errors/tool-error.js";
-import { uuidV7 } from "./task-id.js";
+import { ErrorCode, ToolError } from "@grok-tools/runtime";
+import { uuidV7 } from "@grok-tools/runtime/helpers";
 
 jest.setTimeout(30_000);
 

@@ -6,16 +6,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { open } from "node:fs/promises";
-import { ErrorCode } from "../errors/error-code.js";
-import { ToolError } from "../errors/tool-error.js";
-import type { Logger } from "../session/logger.js";
-import { silentLogger } from "../session/logger.js";
-import { defineService } from "../session/session-service.js";
-import type { SessionHandle, ToolNotification } from "../execute/tool-context.js";
+import { ErrorCode, ToolError, defineService, type Logger, type SessionHandle, type ToolNotification } from "@grok-tools/runtime";
+import { silentLogger } from "@grok-tools/runtime/helpers";
 import { RunningProcess, type ProcessExit } from "./process-runner.js";
 import type { ProcessIsolation } from "./process-isolation.js";
 import { SpareLauncher } from "./spare-launcher.js";
-import { uuidV7 } from "./task-id.js";
+import { uuidV7 } from "@grok-tools/runtime/helpers";
 
 /** Completed background tasks stay whole this long, then shrink to a tombstone. */
 export const COMPLETED_TASK_TTL_MS = 5 * 60_000;

@@ -3,8 +3,8 @@
  * a plan-kind call, remind the model of the todo tool. Counters live in the serializable
  * state `grok_build.TodoNudge` so they travel in GetToolState and survive restarts.
  */
-import { defineResource, isPlainObject } from "../session/resource-store.js";
-import { defineReminder } from "./reminder.js";
+import { defineReminder, defineResource } from "@grok-tools/runtime";
+import { isPlainObject } from "@grok-tools/runtime/helpers";
 
 /** Calls since the last plan-kind call before a nudge (reference `turns_since_todo_write`). */
 export const TODO_NUDGE_CALLS_SINCE_TODO_WRITE = 3;

@@ -4,19 +4,11 @@
  * a completion consume it; a new background start lists the others still running.
  */
 import path from "node:path";
-import {
-  ToolRegistry,
-  Type,
-  consumedCompletionIds,
-  defineNamespace,
-  defineTool,
-  formatBashCompletion,
-  taskManagerService,
-  truncateWithPreview,
-  type Session,
-  type TaskSnapshot,
-} from "../src/index.js";
-import { makeSession, tempDirs } from "./fixtures.js";
+import { Type, defineNamespace, defineTool } from "@grok-tools/runtime";
+import { ToolRegistry, type Session } from "@grok-tools/runtime/host";
+import { taskManagerService, type TaskSnapshot } from "@grok-tools/tasks";
+import { consumedCompletionIds, formatBashCompletion, taskCompletionReminder, truncateWithPreview } from "../../src/reminders/task-completion.js";
+import { makeSession, tempDirs } from "./helpers.js";
 
 const Out = Type.Union([
   Type.Object({ type: Type.Literal("BackgroundTaskStarted"), task_id: Type.String() }),
@@ -68,7 +60,7 @@ const noop = defineTool({
   },
 });
 
-const ns = defineNamespace({ name: "Bg", apiVersion: 1, tools: [bg, output, noop] });
+const ns = defineNamespace({ name: "Bg", apiVersion: 1, tools: [bg, output, noop], reminders: [taskCompletionReminder] });
 
 let dirs: Awaited<ReturnType<typeof tempDirs>>;
 let session: Session;

@@ -3,10 +3,10 @@
  * wrapped in `<system-reminder>` tags and appended to prompt_text. This module defines the
  * contract and the formatting; the session decides when reminders run.
  */
-import type { ToolKind } from "../tool/tool-kind.js";
-import type { ToolsetView } from "../tool/define-tool.js";
-import type { SessionHandle } from "../execute/tool-context.js";
-import type { ResourceKey } from "../session/resource-store.js";
+import type { ToolKind } from "./tool-kind.js";
+import type { ToolsetView } from "./toolset-view.js";
+import type { SessionHandle } from "./tool-context.js";
+import type { ResourceKey } from "./resource.js";
 
 /** The default reminder tag (hyphen variant), as in the reference. */
 export const DEFAULT_REMINDER_TAG = "system-reminder";
