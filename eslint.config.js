@@ -1,6 +1,6 @@
 // Lint: typescript-eslint's recommended rules, plus Nx module boundaries that enforce the
 // package graph of shared/conventions.md (client and callback-host never reach the runtime or
-// server; tool packages reach only the runtime).
+// server; the process supervisor reaches only the runtime; tool packages reach the runtime and the supervisor).
 import nx from "@nx/eslint-plugin";
 import tseslint from "typescript-eslint";
 
@@ -21,8 +21,9 @@ export default [
           depConstraints: [
             { sourceTag: "type:proto", onlyDependOnLibsWithTags: [] },
             { sourceTag: "type:runtime", onlyDependOnLibsWithTags: [] },
-            { sourceTag: "type:tools", onlyDependOnLibsWithTags: ["type:runtime"] },
-            { sourceTag: "type:server", onlyDependOnLibsWithTags: ["type:proto", "type:runtime", "type:tools"] },
+            { sourceTag: "type:tasks", onlyDependOnLibsWithTags: ["type:runtime"] },
+            { sourceTag: "type:tools", onlyDependOnLibsWithTags: ["type:runtime", "type:tasks"] },
+            { sourceTag: "type:server", onlyDependOnLibsWithTags: ["type:proto", "type:runtime", "type:tasks", "type:tools"] },
             { sourceTag: "type:client", onlyDependOnLibsWithTags: ["type:proto"] },
           ],
         },

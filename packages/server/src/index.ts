@@ -1,13 +1,11 @@
 /**
  * @grok-tools/server: the gRPC server of the Grok tools runtime, embeddable with
- * createToolsServer() or run as the `grok-tools-server` command.
+ * createToolsServer() or run as the `grok-tools-server` command (its CLI lives in `cli.ts`,
+ * behind the bin, and is not part of this API).
  */
 export { BUILTIN_NAMESPACES, SHUTDOWN_GRACE_MS, createToolsServer, type ToolsServer, type ToolsServerOptions } from "./create-server.js";
 export { loadNamespaces } from "./load-namespaces.js";
-export { ServerSetupError, checkWorkspace, workspaceStateFolder } from "./state/state-folder.js";
+export { ServerSetupError } from "./state/state-folder.js";
 export { LOCK_FILE_NAME, StateFolderInUseError, type LockHolder } from "./state/state-folder-lock.js";
 export { SERVED_SERVICES } from "./grpc/health-and-reflection.js";
-export { DEFAULT_LISTEN, isLoopbackAddress, main } from "./cli.js";
-export { createToolsService, type ToolsServiceContext } from "./grpc/tools-service.js";
-export { grpcError, isServiceError, unaryHandler, type HandlerContext } from "./grpc/unary-handler.js";
 export { serverVersion } from "./version.js";

@@ -1,6 +1,6 @@
 /**
  * The registry of every tool the server knows, keyed by fully-qualified id
- * (`GrokBuild:read_file`). Registration only; which tools a session enables is
+ * (`Acme:shout`). Registration only; which tools a session enables is
  * decided at finalize.
  */
 import type { AnyToolDefinition } from "../tool/define-tool.js";

@@ -1,6 +1,6 @@
 /**
  * The serializable resources of one session (tool params and tool state), keyed
- * by stable ids such as `grok_build.Todo`. Ephemeral things (cwd, terminals,
+ * by stable ids such as `acme.Counter`. Ephemeral things (cwd, terminals,
  * clients) are session services instead and never serialized here.
  */
 import { isPlainObject, isSafeKey } from "../core/plain-object.js";

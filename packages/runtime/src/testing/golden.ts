@@ -47,7 +47,7 @@ export interface GoldenComparison {
 
 /** Options of {@link runGoldenCase}. */
 export interface GoldenRunOptions {
-  /** Namespaces to register (e.g. GrokBuild and GrokBuildConcise). */
+  /** Namespaces to register (the package under test and any it needs). */
   namespaces: readonly NamespaceDefinition[];
   /** Rewrite the expected files from the actual run (defaults to `UPDATE_GOLDEN=1`). */
   update?: boolean;

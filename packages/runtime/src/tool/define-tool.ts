@@ -35,7 +35,7 @@ export interface RequirementFailure {
 
 /** The params resource of a tool: finalize-time configuration from `params_json`. */
 export interface ToolParamsSpec<P> {
-  /** Stable resource id, shared by a tool and its concise twin (`grok_build.Bash`). */
+  /** Stable resource id, shared by a tool and its concise twin (`acme.Shell`). */
   resourceId: string;
   /** TypeBox object schema of the params. */
   schema: TSchema;

@@ -23,7 +23,7 @@ export function defaultClientName(id: string): string {
   return colon === -1 ? id : id.slice(colon + 1);
 }
 
-/** The namespace of a fully-qualified id (`GrokBuild:grep` → `GrokBuild`), or "" without one. */
+/** The namespace of a fully-qualified id (`Acme:shout` → `Acme`), or "" without one. */
 export function namespaceOf(id: string): string {
   const colon = id.indexOf(":");
   return colon === -1 ? "" : id.slice(0, colon);
