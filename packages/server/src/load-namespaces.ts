@@ -12,7 +12,7 @@ import path from "node:path";
 import { NAMESPACE_SPECIFIER_PREFIX, type NamespaceResolveHookData } from "./namespace-resolve-hooks.js";
 
 /** Packages a namespace peer-depends on that the server provides: one copy, the server's. */
-export const SHARED_PEER_PACKAGES: readonly string[] = ["@grok-tools/runtime"];
+export const SHARED_PEER_PACKAGES: readonly string[] = ["@grok-tools/runtime", "@grok-tools/tasks"];
 
 let hooksRegistered = false;
 

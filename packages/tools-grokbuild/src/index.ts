@@ -2,7 +2,7 @@
  * @grok-tools/tools-grokbuild: the GrokBuild and GrokBuildConcise namespaces.
  * The default export is the GrokBuild namespace.
  */
-export { grokBuild, grokBuildConcise, grokBuildTools, grokBuildConciseTools } from "./namespace.js";
+export { grokBuild, grokBuildConcise, grokBuildTools, grokBuildConciseTools, grokBuildBehaviour, grokBuildConciseBehaviour } from "./namespace.js";
 export { grokBuild as default } from "./namespace.js";
 export { askUserQuestion } from "./ask-user-question/index.js";
 export { enterPlanMode, planModeSession, type PlanModeSession } from "./enter-plan-mode/index.js";
@@ -10,11 +10,11 @@ export { exitPlanMode } from "./exit-plan-mode/index.js";
 export { webFetch, webFetchSession, WebFetchSession, type HostResolver, type ResolvedAddress } from "./web-fetch/index.js";
 export { readFile, readFileConcise, GITIGNORE_POLICY, CURSOR_RULES_ON_READ, type GitignorePolicy } from "./read-file/index.js";
 export { runTerminalCmd, runTerminalCmdConcise, logFileNameFor } from "./run-terminal-cmd/index.js";
-export { getTaskOutputTool } from "./get-task-output/index.js";
-export { getTerminalCommandOutputTool } from "./get-terminal-command-output/index.js";
-export { waitTasksTool } from "./wait-tasks/index.js";
-export { killTaskTool } from "./kill-task/index.js";
-export { killTerminalCommandTool } from "./kill-terminal-command/index.js";
+export { getTaskOutput } from "./get-task-output/index.js";
+export { getTerminalCommandOutput } from "./get-terminal-command-output/index.js";
+export { waitTasks } from "./wait-tasks/index.js";
+export { killTask } from "./kill-task/index.js";
+export { killTerminalCommand } from "./kill-terminal-command/index.js";
 export { searchReplace } from "./search-replace/index.js";
 export { searchReplaceConcise } from "./search-replace-concise/index.js";
 export { listDir } from "./list-dir/index.js";

@@ -7,7 +7,7 @@ import { Type, defineNamespace, defineTool, type ToolNotification } from "@grok-
 import { type FsScope } from "@grok-tools/runtime/fs";
 import { grokBuild } from "../namespace.js";
 import { probeOrCreatePlanFile } from "./execute.js";
-import { planModeSession } from "./plan-mode-session.js";
+import { planModeSession } from "../shared/plan-mode-session.js";
 
 /** A stand-in task-kind tool, so the prompt's subagent hint can be exercised. */
 const fakeTask = defineTool({

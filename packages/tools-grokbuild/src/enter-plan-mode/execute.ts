@@ -5,7 +5,7 @@
 import { createFileConfined, errnoCode, readFileConfined, type FsScope } from "@grok-tools/runtime/fs";
 import { type ToolContext, type ToolResult } from "@grok-tools/runtime";
 import { ENTERED_MESSAGE, formatEntered } from "./format.js";
-import { planModeSession, resolvePlanFilePath } from "./plan-mode-session.js";
+import { planModeSession, resolvePlanFilePath } from "../shared/plan-mode-session.js";
 import type { EnterPlanModeOutput, PlanFileSeedStatus } from "./schema.js";
 
 /** Runs enter_plan_mode. */

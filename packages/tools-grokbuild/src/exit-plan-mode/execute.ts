@@ -5,7 +5,7 @@
  */
 import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
 import { readFileConfined, type FsScope } from "@grok-tools/runtime/fs";
-import { planModeSession, resolvePlanFilePath } from "../enter-plan-mode/plan-mode-session.js";
+import { planModeSession, resolvePlanFilePath } from "../shared/plan-mode-session.js";
 import { EMPTY_PLAN_MESSAGE, PLAN_APPROVED_MESSAGE, formatPlanReady } from "./format.js";
 import type { ExitPlanModeOutput } from "./schema.js";
 

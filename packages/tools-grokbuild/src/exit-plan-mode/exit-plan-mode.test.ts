@@ -5,7 +5,7 @@ import path from "node:path";
 import { Session, ToolRegistry } from "@grok-tools/runtime/host";
 import { type ToolNotification } from "@grok-tools/runtime";
 import { grokBuild } from "../namespace.js";
-import { planModeSession } from "../enter-plan-mode/plan-mode-session.js";
+import { planModeSession } from "../shared/plan-mode-session.js";
 
 let tmp: string;
 let notes: ToolNotification[];

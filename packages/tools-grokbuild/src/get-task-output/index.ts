@@ -1,4 +1,4 @@
 /**
  * `GrokBuild:get_task_output` and the task-output logic shared with its twins.
  */
-export { getTaskOutputTool } from "./get-task-output.js";
+export { getTaskOutput } from "./get-task-output.js";

@@ -2,14 +2,14 @@
  * `GrokBuild:get_terminal_command_output`: get_task_output for terminal commands only.
  */
 import { defineTool } from "@grok-tools/runtime";
-import { TASK_OUTPUT_FIELDS, normalizeTaskOutputInput } from "../get-task-output/get-task-output.js";
-import { genericRequirement } from "../get-task-output/requirements.js";
-import { TaskOutputInput, TaskOutputOutput } from "../get-task-output/schema.js";
-import { taskOutputLimit, getTaskOutput } from "../get-task-output/task-output-core.js";
+import { TASK_OUTPUT_FIELDS, normalizeTaskOutputInput } from "../shared/task-output/fields.js";
+import { genericRequirement } from "../shared/task-output/requirements.js";
+import { TaskOutputInput, TaskOutputOutput } from "../shared/task-output/schema.js";
+import { taskOutputLimit, executeGetTaskOutput } from "../shared/task-output/task-output-core.js";
 import { GET_TERMINAL_COMMAND_OUTPUT_DESCRIPTION } from "./description.js";
 
 /** `GrokBuild:get_terminal_command_output`. */
-export const getTerminalCommandOutputTool = defineTool({
+export const getTerminalCommandOutput = defineTool({
   id: "get_terminal_command_output",
   kind: "background_task_action",
   readOnly: true,
@@ -22,5 +22,5 @@ export const getTerminalCommandOutputTool = defineTool({
   capabilities: { supportsCancellation: true },
   requires: ({ toolset }) => genericRequirement(toolset, false),
   normalizeInput: normalizeTaskOutputInput,
-  execute: (input, ctx) => getTaskOutput(input, ctx),
+  execute: (input, ctx) => executeGetTaskOutput(input, ctx),
 });

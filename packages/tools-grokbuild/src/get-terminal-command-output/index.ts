@@ -1,4 +1,4 @@
 /**
  * `GrokBuild:get_terminal_command_output`.
  */
-export { getTerminalCommandOutputTool } from "./get-terminal-command-output.js";
+export { getTerminalCommandOutput } from "./get-terminal-command-output.js";

@@ -12,8 +12,9 @@ import { ripgrepPath, runRipgrep, utf8BoundaryLength } from "./ripgrep.js";
 /** A plain ripgrep launch (no search root) for the runner tests. */
 const rg = (args: string[]) => ({ file: ripgrepPath(), args, extraFds: [] });
 import { execFileSync } from "node:child_process";
+import { grokBuildBehaviour } from "../namespace.js";
 
-const ns = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [grep] });
+const ns = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [grep], ...grokBuildBehaviour });
 let dir: string;
 
 beforeEach(async () => {

@@ -1,4 +1,4 @@
 /**
  * `GrokBuild:kill_task`.
  */
-export { killTaskTool } from "./kill-task.js";
+export { killTask } from "./kill-task.js";

@@ -2,14 +2,14 @@
  * `GrokBuild:kill_task`: terminates a background task and its whole process tree.
  */
 import { CURRENT_VERSION, defineTool } from "@grok-tools/runtime";
-import { genericRequirement } from "../get-task-output/requirements.js";
+import { genericRequirement } from "../shared/task-output/requirements.js";
 import { killTaskDescription } from "./description.js";
-import { killTask } from "./kill-core.js";
-import { KillTaskInput, KillTaskOutput } from "./schema.js";
+import { executeKillTask } from "../shared/kill-task/kill-core.js";
+import { KillTaskInput, KillTaskOutput } from "../shared/kill-task/schema.js";
 import { LEGACY_0_4_10 } from "../shared/versions.js";
 
 /** `GrokBuild:kill_task`. */
-export const killTaskTool = defineTool({
+export const killTask = defineTool({
   id: "kill_task",
   kind: "kill_task_action",
   // Reference: a host description override that fails to render is shown raw (spec §2.8).
@@ -20,5 +20,5 @@ export const killTaskTool = defineTool({
   output: KillTaskOutput,
   contractVersions: [CURRENT_VERSION, LEGACY_0_4_10],
   requires: ({ toolset }) => genericRequirement(toolset, true),
-  execute: (input, ctx) => killTask(input, ctx),
+  execute: (input, ctx) => executeKillTask(input, ctx),
 });

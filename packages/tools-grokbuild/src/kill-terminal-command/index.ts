@@ -1,4 +1,4 @@
 /**
  * `GrokBuild:kill_terminal_command`.
  */
-export { killTerminalCommandTool } from "./kill-terminal-command.js";
+export { killTerminalCommand } from "./kill-terminal-command.js";

@@ -2,9 +2,9 @@
  * `GrokBuild:kill_terminal_command`: kill_task for terminal commands only.
  */
 import { defineTool } from "@grok-tools/runtime";
-import { genericRequirement } from "../get-task-output/requirements.js";
-import { killTask } from "../kill-task/kill-core.js";
-import { KillTaskInput, KillTaskOutput } from "../kill-task/schema.js";
+import { genericRequirement } from "../shared/task-output/requirements.js";
+import { executeKillTask } from "../shared/kill-task/kill-core.js";
+import { KillTaskInput, KillTaskOutput } from "../shared/kill-task/schema.js";
 
 /** The description template (verbatim from the reference). */
 export const KILL_TERMINAL_COMMAND_DESCRIPTION = `Terminate a running background terminal command\${%- if tools.by_kind.monitor %} or monitor\${%- endif %}.
@@ -15,7 +15,7 @@ Usage notes:
 - Returns success if the command was killed or had already exited.`;
 
 /** `GrokBuild:kill_terminal_command`. */
-export const killTerminalCommandTool = defineTool({
+export const killTerminalCommand = defineTool({
   id: "kill_terminal_command",
   kind: "kill_task_action",
   description: KILL_TERMINAL_COMMAND_DESCRIPTION,
@@ -23,5 +23,5 @@ export const killTerminalCommandTool = defineTool({
   input: KillTaskInput,
   output: KillTaskOutput,
   requires: ({ toolset }) => genericRequirement(toolset, false),
-  execute: (input, ctx) => killTask(input, ctx),
+  execute: (input, ctx) => executeKillTask(input, ctx),
 });

@@ -8,8 +8,9 @@ import { openDirUnconfined, type CheckedDir } from "@grok-tools/runtime/fs";
 import { listDir } from "./list-dir.js";
 import { budgetExpand, buildTree } from "./render.js";
 import { renderLegacy } from "./versions/legacy-0-4-10.js";
+import { grokBuildBehaviour } from "../namespace.js";
 
-const ns = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [listDir] });
+const ns = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [listDir], ...grokBuildBehaviour });
 let dir: string;
 
 beforeEach(async () => {

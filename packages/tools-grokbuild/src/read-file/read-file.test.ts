@@ -7,9 +7,9 @@ import { ErrorCode, Type, defineNamespace, defineTool } from "@grok-tools/runtim
 import { FILE_READ_TRACKER, readTracker } from "@grok-tools/runtime/fs";
 import { Session, ToolRegistry, type ExecuteOutcome, type ToolConfigInput } from "@grok-tools/runtime/host";
 import { grokBuild, grokBuildConcise } from "../namespace.js";
-import { GITIGNORE_POLICY } from "./gitignore.js";
+import { GITIGNORE_POLICY } from "../shared/gitignore.js";
 import { extractFileContentLines, resolveReadStartLine } from "./window.js";
-import { isSkillMarkdown } from "./paths.js";
+import { isSkillMarkdown } from "../shared/paths.js";
 import { isBinary, imageMimeType } from "./file-kind.js";
 import { tryExtractBase64Images } from "./inline-images.js";
 import { mapReadError } from "./execute.js";

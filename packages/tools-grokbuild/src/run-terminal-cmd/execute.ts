@@ -9,7 +9,7 @@ import path from "node:path";
 import { ErrorCode, ToolError, type OutputLimitSpec, type ToolContext, type ToolNotification, type ToolResult } from "@grok-tools/runtime";
 import { childEnvironment, taskManagerService, type ProcessTask, type TaskResult } from "@grok-tools/tasks";
 import { sanitizeForFileName } from "@grok-tools/runtime/helpers";
-import { backgroundOperatorMessage, findSelfMatchingPkill, hasBackgroundOperator, isBareEcho, isBarePrintf, selfMatchingPkillMessage } from "../shell/index.js";
+import { backgroundOperatorMessage, findSelfMatchingPkill, hasBackgroundOperator, isBareEcho, isBarePrintf, selfMatchingPkillMessage } from "../shared/shell/index.js";
 import { formatBackgroundStarted, formatConcisePrompt, formatDefaultPrompt, type ForegroundFacts } from "./format.js";
 import type { BackgroundTaskStartedValue, BashInput, BashOutputValue, BashParams, BashToolOutput } from "./schema.js";
 import { autoBackgroundEnabled, foregroundBlockBudgetMs, resolveBackgroundTimeoutMs, resolveForegroundTimeoutMs } from "./timeouts.js";

@@ -2,7 +2,7 @@
  * Prompt texts of `run_terminal_cmd`: the DEFAULT format (`exit: N …`), the CONCISE format
  * (`Exit code: N …` in a fenced block) and the background-start envelope (spec §4.1).
  */
-import { formatBytes, softWrapLines, stripAnsi } from "../shell/index.js";
+import { formatBytes, softWrapLines, stripAnsi } from "../shared/shell/index.js";
 import type { BackgroundTaskStartedValue } from "./schema.js";
 
 /** What the formatters need of a foreground result. */

@@ -7,8 +7,8 @@
 import { stat } from "node:fs/promises";
 import { ErrorCode, ToolError, type ToolContext } from "@grok-tools/runtime";
 import { PATH_LOCKS, errnoCode, readFileConfined, readTracker, resolveForCreate, resolveModelPath, writeFileConfined, type ReadResult, rustIoErrorText } from "@grok-tools/runtime/fs";
-import { GITIGNORE_POLICY, isGitignored } from "../read-file/gitignore.js";
-import { displayJoin, resolveUnicodeFileName } from "../read-file/paths.js";
+import { GITIGNORE_POLICY, isGitignored } from "../shared/gitignore.js";
+import { displayJoin, resolveUnicodeFileName } from "../shared/paths.js";
 import { findNormalizedMatches, matchIndices } from "./confusables.js";
 import { creationEcho, replacementEcho, type EditEcho } from "./bounded-echo.js";
 import { replaceSpans } from "./edit.js";

@@ -9,9 +9,10 @@ import { searchReplace } from "./search-replace.js";
 import { confusableHint, nearestMatchHint } from "./hints.js";
 import { findNormalizedMatches } from "./confusables.js";
 import { buildEditDetails } from "./edit.js";
+import { grokBuildBehaviour, grokBuildConciseBehaviour } from "../namespace.js";
 
-const gb = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [readFile, searchReplace] });
-const gbc = defineNamespace({ name: "GrokBuildConcise", apiVersion: 1, tools: [searchReplaceConcise] });
+const gb = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [readFile, searchReplace], ...grokBuildBehaviour });
+const gbc = defineNamespace({ name: "GrokBuildConcise", apiVersion: 1, tools: [searchReplaceConcise], ...grokBuildConciseBehaviour });
 let dir: string;
 let sessions: Session[] = [];
 let notes: ToolNotification[] = [];

@@ -7,8 +7,9 @@ import { todoWrite } from "./todo-write.js";
 import { todoNudgeStateResource } from "../reminders/todo-nudge.js";
 
 import { isTodoNudgeDue, todoStateResource } from "./state.js";
+import { grokBuildBehaviour } from "../namespace.js";
 
-const ns = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [todoWrite] });
+const ns = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [todoWrite], ...grokBuildBehaviour });
 let dir: string;
 let session: Session;
 

@@ -1,4 +1,4 @@
 /**
  * `GrokBuild:wait_tasks`.
  */
-export { waitTasksTool } from "./wait-tasks.js";
+export { waitTasks } from "./wait-tasks.js";

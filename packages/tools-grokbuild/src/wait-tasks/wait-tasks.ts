@@ -5,13 +5,13 @@
 import { defineTool } from "@grok-tools/runtime";
 import { lenientOptionalInteger, normalizeKey } from "@grok-tools/runtime/helpers";
 import { waitTasksDescription } from "../get-task-output/description.js";
-import { TASK_OUTPUT_FIELDS } from "../get-task-output/get-task-output.js";
-import { genericRequirement } from "../get-task-output/requirements.js";
-import { TaskOutputOutput, WaitTasksInput } from "../get-task-output/schema.js";
-import { taskOutputLimit, waitTasks } from "../get-task-output/task-output-core.js";
+import { TASK_OUTPUT_FIELDS } from "../shared/task-output/fields.js";
+import { genericRequirement } from "../shared/task-output/requirements.js";
+import { TaskOutputOutput, WaitTasksInput } from "../shared/task-output/schema.js";
+import { taskOutputLimit, executeWaitTasks } from "../shared/task-output/task-output-core.js";
 
 /** `GrokBuild:wait_tasks`. */
-export const waitTasksTool = defineTool({
+export const waitTasks = defineTool({
   id: "wait_tasks",
   kind: "wait_tasks_action",
   // Reference: a host description override that fails to render is shown raw (spec §2.8).
@@ -30,5 +30,5 @@ export const waitTasksTool = defineTool({
     normalizeKey(input, "timeout_ms", lenientOptionalInteger);
     return input;
   },
-  execute: (input, ctx) => waitTasks(input, ctx),
+  execute: (input, ctx) => executeWaitTasks(input, ctx),
 });

@@ -8,11 +8,12 @@ import path from "node:path";
 import { Session, ToolRegistry } from "@grok-tools/runtime/host";
 import { Type, defineNamespace, defineTool, type ToolNotification } from "@grok-tools/runtime";
 import { runTerminalCmd, runTerminalCmdConcise } from "../../src/run-terminal-cmd/index.js";
-import { getTaskOutputTool } from "../../src/get-task-output/index.js";
-import { getTerminalCommandOutputTool } from "../../src/get-terminal-command-output/index.js";
-import { waitTasksTool } from "../../src/wait-tasks/index.js";
-import { killTaskTool } from "../../src/kill-task/index.js";
-import { killTerminalCommandTool } from "../../src/kill-terminal-command/index.js";
+import { getTaskOutput } from "../../src/get-task-output/index.js";
+import { getTerminalCommandOutput } from "../../src/get-terminal-command-output/index.js";
+import { waitTasks } from "../../src/wait-tasks/index.js";
+import { killTask } from "../../src/kill-task/index.js";
+import { killTerminalCommand } from "../../src/kill-terminal-command/index.js";
+import { grokBuildBehaviour, grokBuildConciseBehaviour } from "../../src/namespace.js";
 
 /** A stand-in read-kind tool, so descriptions that name the read tool can be checked. */
 const fakeRead = defineTool({
@@ -25,8 +26,8 @@ const fakeRead = defineTool({
 });
 
 // Only this tools (plus the stand-in), so these tests do not depend on the rest of the namespace.
-const grokBuild = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [runTerminalCmd, fakeRead, killTaskTool, killTerminalCommandTool, getTaskOutputTool, getTerminalCommandOutputTool, waitTasksTool] });
-const grokBuildConcise = defineNamespace({ name: "GrokBuildConcise", apiVersion: 1, tools: [runTerminalCmdConcise] });
+const grokBuild = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [runTerminalCmd, fakeRead, killTask, killTerminalCommand, getTaskOutput, getTerminalCommandOutput, waitTasks], ...grokBuildBehaviour });
+const grokBuildConcise = defineNamespace({ name: "GrokBuildConcise", apiVersion: 1, tools: [runTerminalCmdConcise], ...grokBuildConciseBehaviour });
 
 /** A session with the shell tools, its temp folders and collected notifications. */
 export interface ShellHarness {

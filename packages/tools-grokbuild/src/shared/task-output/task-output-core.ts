@@ -9,7 +9,7 @@ import { MAX_WAIT_BLOCK_MS, truncateUtf8 } from "@grok-tools/runtime/helpers";
 import { taskManagerService, type TaskManager, type TaskSnapshot, type WaitOutcome } from "@grok-tools/tasks";
 import { formatWaitedDuration, softWrapLines } from "../shell/index.js";
 import type { MultiTaskOutputResult, TaskOutputOutput, TaskOutputResult } from "./schema.js";
-import { LEGACY_0_4_10 } from "../shared/versions.js";
+import { LEGACY_0_4_10 } from "../versions.js";
 
 /** Default wait of `wait_tasks` and of multi-id waits without `timeout_ms`. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 30_000;
@@ -190,7 +190,7 @@ function checkCount(ids: readonly string[], emptyMessage: string): void {
 }
 
 /** `get_task_output` / `get_terminal_command_output`. */
-export async function getTaskOutput(input: { task_ids?: string[]; timeout_ms?: number }, ctx: ToolContext<unknown>): Promise<ToolResult<TaskOutputOutput>> {
+export async function executeGetTaskOutput(input: { task_ids?: string[]; timeout_ms?: number }, ctx: ToolContext<unknown>): Promise<ToolResult<TaskOutputOutput>> {
   const ids = resolveTaskIds(input.task_ids ?? []);
   checkCount(ids, "Provide a non-empty task_ids list.");
   const env = envOf(ctx);
@@ -216,7 +216,7 @@ export async function getTaskOutput(input: { task_ids?: string[]; timeout_ms?: n
 }
 
 /** `wait_tasks`: wait_all (absent or 0 timeout → 30 s) or wait_any (0 → no wait). */
-export async function waitTasks(input: { task_ids: string[]; mode: "wait_any" | "wait_all"; timeout_ms?: number }, ctx: ToolContext<unknown>): Promise<ToolResult<TaskOutputOutput>> {
+export async function executeWaitTasks(input: { task_ids: string[]; mode: "wait_any" | "wait_all"; timeout_ms?: number }, ctx: ToolContext<unknown>): Promise<ToolResult<TaskOutputOutput>> {
   checkCount(input.task_ids, "task_ids must not be empty.");
   const env = envOf(ctx);
   const ids = input.task_ids;

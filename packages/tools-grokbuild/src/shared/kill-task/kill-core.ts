@@ -5,10 +5,10 @@
 import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
 import { taskManagerService } from "@grok-tools/tasks";
 import type { KillTaskInput, KillTaskOutput } from "./schema.js";
-import { LEGACY_0_4_10 } from "../shared/versions.js";
+import { LEGACY_0_4_10 } from "../versions.js";
 
 /** Kills `input.task_id`. */
-export async function killTask(input: KillTaskInput, ctx: ToolContext<unknown>): Promise<ToolResult<KillTaskOutput>> {
+export async function executeKillTask(input: KillTaskInput, ctx: ToolContext<unknown>): Promise<ToolResult<KillTaskOutput>> {
   const manager = ctx.session.service(taskManagerService);
   const id = input.task_id;
   const outcome = await manager.kill(id);
