@@ -10,7 +10,9 @@ import os from "node:os";
 import path from "node:path";
 import { ErrorCode, Session, ToolRegistry, readTracker, sha256Hex, type ToolNotification } from "@grok-tools/runtime";
 import { codex } from "../namespace.js";
-import { APPLY_PATCH_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
+
+const APPLY_PATCH_DESCRIPTION = loadDescription(import.meta.url);
 
 /** sha256 of the reference's DESCRIPTION constant (apply_patch/tool.rs), 3030 bytes. */
 const REFERENCE_DESCRIPTION_SHA256 = "7dddbd7f90bd14a973cbcc4d707879e6b3c5e4a5457408cf826277161bcd3456";

@@ -2,7 +2,7 @@
  * Codex:read_file: reads a file as `L{n}: ` lines, a slice or an indentation-aware block.
  */
 import { defineTool, lenientBool } from "@grok-tools/runtime";
-import { READ_FILE_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { executeReadFile } from "./execute.js";
 import { CodexReadFileInput, CodexReadFileOutput } from "./schema.js";
 
@@ -10,7 +10,7 @@ import { CodexReadFileInput, CodexReadFileOutput } from "./schema.js";
 export const readFile = defineTool({
   id: "read_file",
   kind: "read",
-  description: READ_FILE_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "Read a file as L{n}: lines (slice or indentation block)",
   input: CodexReadFileInput,
   output: CodexReadFileOutput,

@@ -5,7 +5,7 @@
 import { stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { ErrorCode, LEGACY_0_4_10, ToolError, errnoCode, openDirConfined, resolveModelPath, type ToolContext } from "@grok-tools/runtime";
-import { ROOT_TRUNCATION_NOTICE_TEMPLATE } from "./description.js";
+import { ROOT_TRUNCATION_NOTICE_TEMPLATE } from "./notices.js";
 import { budgetExpand, buildTree } from "./render.js";
 import type { ListDirInput, ListDirOutput, ListDirParams } from "./schema.js";
 import { renderLegacy } from "./versions/legacy-0-4-10.js";

@@ -1,6 +1,6 @@
 /** `GrokBuild:todo_write`: the session's structured task list (spec §4.6). */
 import { defineTool, coerceKeys, lenientBool } from "@grok-tools/runtime";
-import { TODO_WRITE_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { applyTodoUpdates, assertUniqueIds, effectiveMerge } from "./execute.js";
 import { summarizeTodoState } from "./format.js";
 import { TodoWriteInput, TodoWriteOutput } from "./schema.js";
@@ -10,7 +10,7 @@ import { copyTodoMap, todoStateResource } from "./state.js";
 export const todoWrite = defineTool({
   id: "todo_write",
   kind: "plan",
-  description: TODO_WRITE_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "Create and update the session's task list",
   input: TodoWriteInput,
   output: TodoWriteOutput,
