@@ -31,8 +31,9 @@ const workspaceOf = new Map<SpawnedServer, string>();
 
 async function start(name: string, env: NodeJS.ProcessEnv = process.env): Promise<SpawnedServer> {
   const workspace = await mkdtemp(path.join(root, `${name}-ws-`));
-  // The token on the command line and in the environment: the worst a host can do.
-  const server = await spawnServer({ workspace, stateDir: path.join(root, `${name}-state`), authToken: TOKEN, args: ["--auth-token", TOKEN], env });
+  // The token on stdin and in the environment too. (--auth-token on the command line as well is now
+  // refused next to the --auth-token-file spawnServer passes; auth-token.test.ts covers the argv mask.)
+  const server = await spawnServer({ workspace, stateDir: path.join(root, `${name}-state`), authToken: TOKEN, env: { ...env, GROK_TOOLS_AUTH_TOKEN: TOKEN } });
   const finalized = await server.client.finalize({ tools: SHELL_TOOLS, clientCallbackAddr: "127.0.0.1:1", clientCallbackSecret: CALLBACK_SECRET });
   expect(finalized.success).toBe(true);
   workspaceOf.set(server, workspace);
