@@ -25,7 +25,13 @@ const ATTW_IGNORED_RULES = ["cjs-resolves-to-esm"];
 for (const name of readdirSync(path.join(root, "packages")).sort()) {
   const dir = path.join(root, "packages", name);
   const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
-  const [pack] = JSON.parse(execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+  const [pack] = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }),
+  );
   const tarball = path.join(packDir, pack.filename);
   const files = pack.files.map((f) => f.path);
   const report = (message) => {
@@ -65,7 +71,9 @@ for (const name of readdirSync(path.join(root, "packages")).sort()) {
   if (publint.status !== 0) report(`publint:\n${(publint.stdout + publint.stderr).trim()}`);
   // attw: every entry point's types under node10, node16 from CJS and from ESM, and bundler resolution.
   // Subpaths that export a data file (proto/grok-tools.proto) are no modules and have no types to check.
-  const dataEntries = Object.entries(manifest.exports ?? {}).filter(([, target]) => typeof target === "string" && !/\.(js|json)$/.test(target)).map(([subpath]) => subpath);
+  const dataEntries = Object.entries(manifest.exports ?? {})
+    .filter(([, target]) => typeof target === "string" && !/\.(js|json)$/.test(target))
+    .map(([subpath]) => subpath);
   const attwArgs = [tarball, "--format", "ascii", "--no-color", "--no-emoji", "--ignore-rules", ...ATTW_IGNORED_RULES];
   if (dataEntries.length > 0) attwArgs.push("--exclude-entrypoints", ...dataEntries);
   const attw = spawnSync(bin("attw"), attwArgs, { encoding: "utf8" });

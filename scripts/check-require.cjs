@@ -18,7 +18,10 @@ async function main() {
       const imported = await import(name);
       // A required ES module is its namespace object (with an __esModule marker when it has a default
       // export): the same names, the same objects, one module instance for both kinds of consumer.
-      const requiredNames = Object.keys(required).filter((key) => key !== "__esModule").sort().join(",");
+      const requiredNames = Object.keys(required)
+        .filter((key) => key !== "__esModule")
+        .sort()
+        .join(",");
       const importedNames = Object.keys(imported).sort().join(",");
       const different = Object.keys(imported).filter((key) => required[key] !== imported[key]);
       if (requiredNames !== importedNames || different.length > 0) {

@@ -14,7 +14,15 @@ import {
 } from "@grok-tools/proto";
 
 const violations: FinalizeConfigViolation[] = [
-  { entryIndex: 0, toolId: "GrokBuild:read_file", fieldPath: "params.max_lines", message: "must be a positive integer", expected: "an integer >= 1", badValueJson: "-3", category: "params" },
+  {
+    entryIndex: 0,
+    toolId: "GrokBuild:read_file",
+    fieldPath: "params.max_lines",
+    message: "must be a positive integer",
+    expected: "an integer >= 1",
+    badValueJson: "-3",
+    category: "params",
+  },
   { entryIndex: 1, toolId: "GrokBuild:grep", fieldPath: "name_override", message: "two tools named grep", badValueJson: '"grep"', category: "name" },
 ];
 
@@ -54,11 +62,16 @@ describe("google.rpc.Status details", () => {
     const detail = (typeUrl: string, value: Uint8Array) => new BinaryWriter().uint32(10).string(typeUrl).uint32(18).bytes(value).finish();
     const ours = FinalizeConfigValidationDetails.encode({ violations }).finish();
     const bytes = new BinaryWriter()
-      .uint32(8).int32(3)
-      .uint32(18).string("bad config")
-      .uint32(26).bytes(detail("type.googleapis.com/google.rpc.BadRequest", new Uint8Array([10, 0])))
-      .uint32(26).bytes(detail(FINALIZE_VALIDATION_DETAILS_TYPE_URL, ours))
-      .uint32(80).int32(7) // field 10, unknown to google.rpc.Status
+      .uint32(8)
+      .int32(3)
+      .uint32(18)
+      .string("bad config")
+      .uint32(26)
+      .bytes(detail("type.googleapis.com/google.rpc.BadRequest", new Uint8Array([10, 0])))
+      .uint32(26)
+      .bytes(detail(FINALIZE_VALIDATION_DETAILS_TYPE_URL, ours))
+      .uint32(80)
+      .int32(7) // field 10, unknown to google.rpc.Status
       .finish();
     expect(decodeFinalizeViolations(bytes)).toEqual(violations);
     expect(RpcStatus.decode(bytes).details).toHaveLength(2);
