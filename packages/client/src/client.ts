@@ -11,57 +11,19 @@ import {
   type StatusObject,
 } from "@grpc/grpc-js";
 import {
-  ClearToolOverrideRequest,
-  DisableToolRequest,
-  EnableToolRequest,
   ExecuteToolRequest,
-  FinalizeAgentRequest,
-  FinalizeToolServerConfigRequest,
-  GetAgentInfoRequest,
-  GetCompletionStateRequest,
-  GetSystemPromptRequest,
-  GetSystemRemindersRequest,
-  GetToolInfoRequest,
-  GetToolOptionsRequest,
-  GetToolStateRequest,
-  GetTruncationConfigRequest,
   GrokToolsServiceService,
-  ListToolsRequest,
   MAX_MESSAGE_BYTES,
-  ResetCompletionStateRequest,
-  ResetToolOptionsRequest,
-  SetSystemRemindersRequest,
-  SetToolOptionsRequest,
-  SetToolOverrideRequest,
-  SetTruncationConfigRequest,
-  type ClearToolOverrideResponse,
   type DeepPartial,
-  type DisableToolResponse,
-  type EnableToolResponse,
-  type ExecuteToolResponse,
   type ExecutionOptions,
-  type FinalizeAgentResponse,
   type FinalizeConfigViolation,
+  type FinalizeToolServerConfigRequest,
   type FinalizeToolServerConfigResponse,
-  type GetAgentInfoResponse,
-  type GetCompletionStateResponse,
-  type GetSystemPromptResponse,
-  type GetSystemRemindersResponse,
-  type GetToolOptionsResponse,
-  type GetToolStateResponse,
-  type GetTruncationConfigResponse,
-  type ListToolsResponse,
-  type MessageFns,
-  type ResetCompletionStateResponse,
-  type ResetToolOptionsResponse,
-  type SetSystemRemindersResponse,
-  type SetToolOptionsResponse,
-  type SetToolOverrideResponse,
-  type SetTruncationConfigResponse,
-  type ToolInfo,
   type ToolStreamChunk,
 } from "@grok-tools/proto";
 import { toGrpcTarget } from "./address.js";
+import type { CallOptions } from "./call-options.js";
+import { UnaryRpcBase, unaryRpc, type UnaryRpc } from "./rpc-methods.js";
 import { finalizeViolationsFrom } from "./status-details.js";
 import { isServiceError, ToolsProtocolError, ToolsRpcError } from "./errors.js";
 import { StreamAssembler, type StreamProgress } from "./stream-assembler.js";
@@ -100,15 +62,7 @@ export type FinalizeResult = FinalizeToolServerConfigResponse & {
   violations: FinalizeConfigViolation[];
 };
 
-/** Per-call options, accepted by every method. */
-export interface CallOptions {
-  /** Deadline of this call in milliseconds from now; overrides the client's default. */
-  deadlineMs?: number;
-  /** Cancels the call when aborted (the promise rejects with CANCELLED). */
-  signal?: AbortSignal;
-  /** Extra request metadata. */
-  metadata?: Record<string, string>;
-}
+export type { CallOptions } from "./call-options.js";
 
 /** Options of executeTool: call options plus the proto's ExecutionOptions, flattened. */
 export interface ExecuteOptions extends CallOptions, DeepPartial<ExecutionOptions> {
@@ -120,12 +74,6 @@ export interface ExecuteOptions extends CallOptions, DeepPartial<ExecutionOption
 export interface ExecuteStreamOptions extends ExecuteOptions {
   /** Called after every data chunk with the bytes received so far per kind. */
   onProgress?: (progress: StreamProgress) => void;
-}
-
-interface UnaryDefinition<Req, Res> {
-  path: string;
-  requestSerialize: (value: Req) => Buffer;
-  responseDeserialize: (value: Buffer) => Res;
 }
 
 function rpcName(path: string): string {
@@ -145,10 +93,11 @@ function inputJson(input: unknown): string {
 
 /**
  * A client of one grok-tools server. Create it with {@link createToolsClient}; call `close()`
- * when done. Methods named like the RPCs take a DeepPartial request (omitted fields get their
- * proto defaults) and resolve with the response, or reject with {@link ToolsRpcError}.
+ * when done. Methods named like the RPCs (one per unary RPC of the generated service definition,
+ * `rawExecuteTool` for ExecuteTool) take a DeepPartial request (omitted fields get their proto
+ * defaults) and resolve with the response, or reject with {@link ToolsRpcError}.
  */
-export class ToolsClient {
+export class ToolsClient extends UnaryRpcBase {
   /** The address this client was created with. */
   readonly address: string;
   private readonly channel: Client;
@@ -156,6 +105,7 @@ export class ToolsClient {
   private readonly defaultDeadlineMs: number | undefined;
 
   constructor(options: ToolsClientOptions) {
+    super();
     this.address = options.address;
     this.authToken = options.authToken;
     this.defaultDeadlineMs = options.defaultDeadlineMs;
@@ -211,11 +161,6 @@ export class ToolsClient {
 
   // ---------------------------------------------------------------- RPCs
 
-  /** ExecuteTool, raw: the response as the proto defines it. */
-  rawExecuteTool(request: DeepPartial<ExecuteToolRequest>, options?: CallOptions): Promise<ExecuteToolResponse> {
-    return this.unary(GrokToolsServiceService.executeTool, ExecuteToolRequest, request, options);
-  }
-
   /** ExecuteToolStream, raw: the chunks as they arrive. Breaking out of the loop cancels the call. */
   async *rawExecuteToolStream(request: DeepPartial<ExecuteToolRequest>, options: CallOptions = {}): AsyncGenerator<ToolStreamChunk> {
     const def = GrokToolsServiceService.executeToolStream;
@@ -242,105 +187,10 @@ export class ToolsClient {
     }
   }
 
-  /** ListTools: every registered tool before finalize, the finalized ones after. */
-  listTools(request: DeepPartial<ListToolsRequest> = {}, options?: CallOptions): Promise<ListToolsResponse> {
-    return this.unary(GrokToolsServiceService.listTools, ListToolsRequest, request, options);
-  }
-
-  /** GetToolInfo: one tool by name (NOT_FOUND when unknown). */
-  getToolInfo(request: DeepPartial<GetToolInfoRequest>, options?: CallOptions): Promise<ToolInfo> {
-    return this.unary(GrokToolsServiceService.getToolInfo, GetToolInfoRequest, request, options);
-  }
-
   /** FinalizeToolConfigRequest: chooses and configures the tools; once per session. */
   async finalizeToolConfigRequest(request: DeepPartial<FinalizeToolServerConfigRequest>, options?: CallOptions): Promise<FinalizeResult> {
-    const { response, trailers } = await this.unaryWithTrailers(GrokToolsServiceService.finalizeToolConfigRequest, FinalizeToolServerConfigRequest, request, options);
+    const { response, trailers } = await this.unaryWithTrailers(unaryRpc("finalizeToolConfigRequest"), request, options);
     return { ...response, violations: response.success ? [] : finalizeViolationsFrom(trailers) };
-  }
-
-  /** GetToolState: the serialized session state `{ params, state }` as JSON text. */
-  getToolState(request: DeepPartial<GetToolStateRequest> = {}, options?: CallOptions): Promise<GetToolStateResponse> {
-    return this.unary(GrokToolsServiceService.getToolState, GetToolStateRequest, request, options);
-  }
-
-  /** @deprecated EnableTool: use finalize. */
-  enableTool(request: DeepPartial<EnableToolRequest>, options?: CallOptions): Promise<EnableToolResponse> {
-    return this.unary(GrokToolsServiceService.enableTool, EnableToolRequest, request, options);
-  }
-
-  /** @deprecated DisableTool: use finalize. */
-  disableTool(request: DeepPartial<DisableToolRequest>, options?: CallOptions): Promise<DisableToolResponse> {
-    return this.unary(GrokToolsServiceService.disableTool, DisableToolRequest, request, options);
-  }
-
-  /** @deprecated SetToolOptions: use ToolConfigEntry.params_json in finalize. */
-  setToolOptions(request: DeepPartial<SetToolOptionsRequest>, options?: CallOptions): Promise<SetToolOptionsResponse> {
-    return this.unary(GrokToolsServiceService.setToolOptions, SetToolOptionsRequest, request, options);
-  }
-
-  /** @deprecated GetToolOptions: read ToolInfo.current_options_json instead. */
-  getToolOptions(request: DeepPartial<GetToolOptionsRequest>, options?: CallOptions): Promise<GetToolOptionsResponse> {
-    return this.unary(GrokToolsServiceService.getToolOptions, GetToolOptionsRequest, request, options);
-  }
-
-  /** @deprecated ResetToolOptions: use finalize. */
-  resetToolOptions(request: DeepPartial<ResetToolOptionsRequest>, options?: CallOptions): Promise<ResetToolOptionsResponse> {
-    return this.unary(GrokToolsServiceService.resetToolOptions, ResetToolOptionsRequest, request, options);
-  }
-
-  /** @deprecated SetToolOverride: use name_override / params_name_overrides in finalize. */
-  setToolOverride(request: DeepPartial<SetToolOverrideRequest>, options?: CallOptions): Promise<SetToolOverrideResponse> {
-    return this.unary(GrokToolsServiceService.setToolOverride, SetToolOverrideRequest, request, options);
-  }
-
-  /** @deprecated ClearToolOverride: use finalize. */
-  clearToolOverride(request: DeepPartial<ClearToolOverrideRequest>, options?: CallOptions): Promise<ClearToolOverrideResponse> {
-    return this.unary(GrokToolsServiceService.clearToolOverride, ClearToolOverrideRequest, request, options);
-  }
-
-  /** @deprecated SetSystemReminders: use system_reminders_enabled in finalize. */
-  setSystemReminders(request: DeepPartial<SetSystemRemindersRequest>, options?: CallOptions): Promise<SetSystemRemindersResponse> {
-    return this.unary(GrokToolsServiceService.setSystemReminders, SetSystemRemindersRequest, request, options);
-  }
-
-  /** @deprecated GetSystemReminders. */
-  getSystemReminders(request: DeepPartial<GetSystemRemindersRequest> = {}, options?: CallOptions): Promise<GetSystemRemindersResponse> {
-    return this.unary(GrokToolsServiceService.getSystemReminders, GetSystemRemindersRequest, request, options);
-  }
-
-  /** @deprecated SetTruncationConfig: use truncation in finalize. */
-  setTruncationConfig(request: DeepPartial<SetTruncationConfigRequest>, options?: CallOptions): Promise<SetTruncationConfigResponse> {
-    return this.unary(GrokToolsServiceService.setTruncationConfig, SetTruncationConfigRequest, request, options);
-  }
-
-  /** @deprecated GetTruncationConfig. */
-  getTruncationConfig(request: DeepPartial<GetTruncationConfigRequest> = {}, options?: CallOptions): Promise<GetTruncationConfigResponse> {
-    return this.unary(GrokToolsServiceService.getTruncationConfig, GetTruncationConfigRequest, request, options);
-  }
-
-  /** @deprecated GetSystemPrompt. */
-  getSystemPrompt(request: DeepPartial<GetSystemPromptRequest> = {}, options?: CallOptions): Promise<GetSystemPromptResponse> {
-    return this.unary(GrokToolsServiceService.getSystemPrompt, GetSystemPromptRequest, request, options);
-  }
-
-  /** @deprecated GetAgentInfo. */
-  getAgentInfo(request: DeepPartial<GetAgentInfoRequest> = {}, options?: CallOptions): Promise<GetAgentInfoResponse> {
-    return this.unary(GrokToolsServiceService.getAgentInfo, GetAgentInfoRequest, request, options);
-  }
-
-  /** @deprecated GetCompletionState. */
-  getCompletionState(request: DeepPartial<GetCompletionStateRequest> = {}, options?: CallOptions): Promise<GetCompletionStateResponse> {
-    return this.unary(GrokToolsServiceService.getCompletionState, GetCompletionStateRequest, request, options);
-  }
-
-  /** @deprecated ResetCompletionState. */
-  resetCompletionState(request: DeepPartial<ResetCompletionStateRequest> = {}, options?: CallOptions): Promise<ResetCompletionStateResponse> {
-    return this.unary(GrokToolsServiceService.resetCompletionState, ResetCompletionStateRequest, request, options);
-  }
-
-  /** @deprecated FinalizeAgent. */
-  finalizeAgent(request: DeepPartial<FinalizeAgentRequest> = {}, options?: CallOptions): Promise<FinalizeAgentResponse> {
-    return this.unary(GrokToolsServiceService.finalizeAgent, FinalizeAgentRequest, request, options);
   }
 
   // ---------------------------------------------------------------- plumbing
@@ -355,36 +205,30 @@ export class ToolsClient {
     };
   }
 
-  private async unary<Req, Res>(
-    def: UnaryDefinition<Req, Res>,
-    fns: MessageFns<Req>,
-    request: DeepPartial<Req> | undefined,
-    options: CallOptions = {},
-  ): Promise<Res> {
-    return (await this.unaryWithTrailers(def, fns, request, options)).response;
+  /** The call behind every RPC method of the base class. */
+  protected async invokeUnary<Req, Res>(rpc: UnaryRpc<Req, Res>, request: DeepPartial<Req> | undefined, options: CallOptions = {}): Promise<Res> {
+    return (await this.unaryWithTrailers(rpc, request, options)).response;
   }
 
   /** A unary call that also yields the trailing metadata (grpc-js reports it after the callback). */
   private unaryWithTrailers<Req, Res>(
-    def: UnaryDefinition<Req, Res>,
-    fns: MessageFns<Req>,
-    request: DeepPartial<Req> | undefined,
+    rpc: UnaryRpc<Req, Res>,
+    request: DeepPartial<NoInfer<Req>> | undefined,
     options: CallOptions = {},
   ): Promise<{ response: Res; trailers: Metadata | undefined }> {
-    const rpc = rpcName(def.path);
-    const message = (fns.fromPartial as (object: DeepPartial<Req>) => Req)(request ?? ({} as DeepPartial<Req>));
+    const message = rpc.fromPartial(request ?? ({} as DeepPartial<Req>));
     return new Promise<{ response: Res; trailers: Metadata | undefined }>((resolve, reject) => {
       let response: Res | undefined;
       const call = this.channel.makeUnaryRequest(
-        def.path,
-        def.requestSerialize,
-        def.responseDeserialize,
+        rpc.path,
+        rpc.requestSerialize,
+        rpc.responseDeserialize,
         message,
         this.metadata(options),
         this.grpcOptions(options),
         (error: ServiceError | null, value?: Res) => {
           options.signal?.removeEventListener("abort", onAbort);
-          if (error) reject(new ToolsRpcError(rpc, error));
+          if (error) reject(new ToolsRpcError(rpc.name, error));
           else response = value as Res;
         },
       );

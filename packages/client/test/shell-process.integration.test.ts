@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnServer, type SpawnedServer } from "../src/spawn-server.js";
-import type { ExecuteOptions } from "../src/client.js";
+import { createToolsClient, type ExecuteOptions } from "../src/client.js";
 import { ToolsRpcError } from "../src/errors.js";
 import type { ToolCallResult } from "../src/tool-result.js";
 
@@ -31,8 +31,24 @@ const workspaceOf = new Map<SpawnedServer, string>();
 
 async function start(name: string, env: NodeJS.ProcessEnv = process.env): Promise<SpawnedServer> {
   const workspace = await mkdtemp(path.join(root, `${name}-ws-`));
-  // The token on the command line and in the environment: the worst a host can do.
-  const server = await spawnServer({ workspace, stateDir: path.join(root, `${name}-state`), authToken: TOKEN, args: ["--auth-token", TOKEN], env });
+  // The token on the command line and in the environment: the worst a host can do. (spawnServer's
+  // own `authToken` would hand it over stdin, which the server refuses beside `--auth-token`.)
+  const spawned = await spawnServer({
+    workspace,
+    stateDir: path.join(root, `${name}-state`),
+    args: ["--auth-token", TOKEN],
+    env: { ...env, GROK_TOOLS_AUTH_TOKEN: TOKEN },
+  });
+  spawned.client.close();
+  const client = createToolsClient({ address: spawned.address, authToken: TOKEN });
+  const server: SpawnedServer = {
+    ...spawned,
+    client,
+    close: () => {
+      client.close();
+      return spawned.close();
+    },
+  };
   const finalized = await server.client.finalize({ tools: SHELL_TOOLS, clientCallbackAddr: "127.0.0.1:1", clientCallbackSecret: CALLBACK_SECRET });
   expect(finalized.success).toBe(true);
   workspaceOf.set(server, workspace);

@@ -1,7 +1,8 @@
 // The committed generated code must be exactly what buf + ts-proto produce from
-// the committed proto, and the committed proto must be the shared contract unchanged.
+// the committed protos (the contract and google.rpc.Status), and the committed contract must be the
+// shared one unchanged.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "@jest/globals";
@@ -17,9 +18,15 @@ describe("generated proto code", () => {
         cwd: packageDir,
         stdio: "pipe",
       });
-      const fresh = readFileSync(path.join(out, "src/gen/grok-tools.ts"), "utf8");
-      const committed = readFileSync(path.join(packageDir, "src/gen/grok-tools.ts"), "utf8");
-      expect(fresh).toBe(committed);
+      const generated = (dir: string) => readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).sort();
+      const files = generated(path.join(out, "src/gen"));
+      expect(files).toEqual(["google/protobuf/any.ts", "google/rpc/status.ts", "grok-tools.ts"]);
+      expect(generated(path.join(packageDir, "src/gen"))).toEqual(files);
+      for (const file of files) {
+        const fresh = readFileSync(path.join(out, "src/gen", file), "utf8");
+        const committed = readFileSync(path.join(packageDir, "src/gen", file), "utf8");
+        expect({ file, text: fresh }).toEqual({ file, text: committed });
+      }
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

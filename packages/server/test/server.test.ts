@@ -1,11 +1,20 @@
 // The real server over loopback TCP and a unix socket, called with the generated grpc-js client.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { credentials, Metadata, status, type ServiceError, type StatusObject } from "@grpc/grpc-js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { ExecuteToolRequest, FinalizeToolServerConfigRequest, GrokToolsServiceClient, StreamDataKind, type ToolStreamChunk } from "@grok-tools/proto";
+import {
+  ExecuteToolRequest,
+  FinalizeToolServerConfigRequest,
+  GrokToolsServiceClient,
+  STATUS_DETAILS_TRAILER,
+  StreamDataKind,
+  decodeFinalizeViolations,
+  decodeRpcStatus,
+  type ToolStreamChunk,
+} from "@grok-tools/proto";
 import { defineNamespace, defineTool, Type, ToolError, ErrorCode } from "@grok-tools/runtime";
 import { createToolsServer, type ToolsServer } from "@grok-tools/server";
 
@@ -72,6 +81,14 @@ describe.each(["tcp", "unix"])("grok-tools server over %s", (transport) => {
     const res = await call<object, { success: boolean; message: string }>(client, "finalizeToolConfigRequest", FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "Test:nope" }] }), auth());
     expect(res.success).toBe(false);
     expect(res.message).toBe('Test:nope: id; not found in registry; got "Test:nope"');
+    // The same violations as standard google.rpc.Status details, readable with the proto package alone.
+    const trailer = await new Promise<Buffer | undefined>((resolve, reject) => {
+      const pending = client.finalizeToolConfigRequest(FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "Test:nope" }] }), auth(), (error) => error && reject(error));
+      pending.on("status", (s: StatusObject) => resolve(s.metadata.get(STATUS_DETAILS_TRAILER)[0] as Buffer | undefined));
+    });
+    expect(trailer).toBeInstanceOf(Buffer);
+    expect(decodeRpcStatus(trailer!)).toMatchObject({ code: status.INVALID_ARGUMENT, message: res.message });
+    expect(decodeFinalizeViolations(trailer!)).toEqual([expect.objectContaining({ toolId: "Test:nope", fieldPath: "id" })]);
   });
 
   it("finalizes, executes, streams, and locks the toolset", async () => {

@@ -6,8 +6,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Session, ToolRegistry, describeTools, isNamespace } from "@grok-tools/runtime/host";
-import { APPLY_PATCH_DESCRIPTION } from "./apply-patch/description.js";
 import codexDefault, { applyPatch, codex, grepFiles, listDir, readFile } from "./index.js";
+import { loadDescription } from "./shared/description.js";
+
+const APPLY_PATCH_DESCRIPTION = loadDescription(import.meta.url, "apply-patch/description.md");
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -9144,6 +9144,320 @@ export const GetToolStateResponse: MessageFns<GetToolStateResponse> = {
  * / GrokToolsService provides a gRPC interface to the Grok tools runtime.
  * / It supports tool execution, discovery, configuration, and lifecycle management.
  */
+export type GrokToolsServiceDefinition = typeof GrokToolsServiceDefinition;
+export const GrokToolsServiceDefinition = {
+  name: "GrokToolsService",
+  fullName: "xai.grok.tools.v1.GrokToolsService",
+  methods: {
+    /** / Execute a single tool call */
+    executeTool: {
+      name: "ExecuteTool",
+      requestType: ExecuteToolRequest as typeof ExecuteToolRequest,
+      requestStream: false,
+      responseType: ExecuteToolResponse as typeof ExecuteToolResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Execute a tool with streaming output.
+     * /
+     * / Currently operates as "chunked unary" — the tool executes to completion,
+     * / then the result is streamed in byte-level chunks. True incremental
+     * / streaming (partial output during execution) is planned.
+     */
+    executeToolStream: {
+      name: "ExecuteToolStream",
+      requestType: ExecuteToolRequest as typeof ExecuteToolRequest,
+      requestStream: false,
+      responseType: ToolStreamChunk as typeof ToolStreamChunk,
+      responseStream: true,
+      options: {},
+    },
+    /** / List all available tools with their schemas and capabilities */
+    listTools: {
+      name: "ListTools",
+      requestType: ListToolsRequest as typeof ListToolsRequest,
+      requestStream: false,
+      responseType: ListToolsResponse as typeof ListToolsResponse,
+      responseStream: false,
+      options: {},
+    },
+    /** / Get detailed information about a specific tool */
+    getToolInfo: {
+      name: "GetToolInfo",
+      requestType: GetToolInfoRequest as typeof GetToolInfoRequest,
+      requestStream: false,
+      responseType: ToolInfo as typeof ToolInfo,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Used to finalize the tool configuration, after this call
+     * / tools are safe to call
+     */
+    finalizeToolConfigRequest: {
+      name: "FinalizeToolConfigRequest",
+      requestType: FinalizeToolServerConfigRequest as typeof FinalizeToolServerConfigRequest,
+      requestStream: false,
+      responseType: FinalizeToolServerConfigResponse as typeof FinalizeToolServerConfigResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Get the current tool state (serialized Resources).
+     * /
+     * / Flushes any in-flight persistence writes and waits for any active
+     * / tool execution to complete before serializing, so the returned
+     * / snapshot is always consistent.
+     * /
+     * / The returned JSON has the shape:
+     * / ```json
+     * / {
+     * /   "params": { "<tool_id>": { ... }, ... },
+     * /   "state":  { "<tool_id>": { ... }, ... }
+     * / }
+     * / ```
+     */
+    getToolState: {
+      name: "GetToolState",
+      requestType: GetToolStateRequest as typeof GetToolStateRequest,
+      requestStream: false,
+      responseType: GetToolStateResponse as typeof GetToolStateResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Enable a tool (make it available for execution)
+     *
+     * @deprecated
+     */
+    enableTool: {
+      name: "EnableTool",
+      requestType: EnableToolRequest as typeof EnableToolRequest,
+      requestStream: false,
+      responseType: EnableToolResponse as typeof EnableToolResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Disable a tool (prevent execution, keep registered)
+     *
+     * @deprecated
+     */
+    disableTool: {
+      name: "DisableTool",
+      requestType: DisableToolRequest as typeof DisableToolRequest,
+      requestStream: false,
+      responseType: DisableToolResponse as typeof DisableToolResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Set tool-specific options (merged with defaults)
+     *
+     * @deprecated
+     */
+    setToolOptions: {
+      name: "SetToolOptions",
+      requestType: SetToolOptionsRequest as typeof SetToolOptionsRequest,
+      requestStream: false,
+      responseType: SetToolOptionsResponse as typeof SetToolOptionsResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Get current tool options (effective options after merging)
+     *
+     * @deprecated
+     */
+    getToolOptions: {
+      name: "GetToolOptions",
+      requestType: GetToolOptionsRequest as typeof GetToolOptionsRequest,
+      requestStream: false,
+      responseType: GetToolOptionsResponse as typeof GetToolOptionsResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Reset tool options to defaults
+     *
+     * @deprecated
+     */
+    resetToolOptions: {
+      name: "ResetToolOptions",
+      requestType: ResetToolOptionsRequest as typeof ResetToolOptionsRequest,
+      requestStream: false,
+      responseType: ResetToolOptionsResponse as typeof ResetToolOptionsResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Set name overrides for a single tool (display name and/or parameter names).
+     * / Call once per tool that needs overrides. Tools without overrides use
+     * / canonical names. Overrides affect runtime error messages and schema
+     * / property names returned to the model.
+     *
+     * @deprecated
+     */
+    setToolOverride: {
+      name: "SetToolOverride",
+      requestType: SetToolOverrideRequest as typeof SetToolOverrideRequest,
+      requestStream: false,
+      responseType: SetToolOverrideResponse as typeof SetToolOverrideResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Clear all name overrides for a tool, reverting to canonical names.
+     *
+     * @deprecated
+     */
+    clearToolOverride: {
+      name: "ClearToolOverride",
+      requestType: ClearToolOverrideRequest as typeof ClearToolOverrideRequest,
+      requestStream: false,
+      responseType: ClearToolOverrideResponse as typeof ClearToolOverrideResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Enable or disable system reminders globally.
+     * / When disabled, both per-tool reminders and TodoNudge are suppressed.
+     *
+     * @deprecated
+     */
+    setSystemReminders: {
+      name: "SetSystemReminders",
+      requestType: SetSystemRemindersRequest as typeof SetSystemRemindersRequest,
+      requestStream: false,
+      responseType: SetSystemRemindersResponse as typeof SetSystemRemindersResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Get the current state of the system reminders toggle.
+     *
+     * @deprecated
+     */
+    getSystemReminders: {
+      name: "GetSystemReminders",
+      requestType: GetSystemRemindersRequest as typeof GetSystemRemindersRequest,
+      requestStream: false,
+      responseType: GetSystemRemindersResponse as typeof GetSystemRemindersResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Set output truncation configuration for the session.
+     * / Controls how much tool output is kept before truncation.
+     * / Call once at session setup; applies to all subsequent tool executions.
+     *
+     * @deprecated
+     */
+    setTruncationConfig: {
+      name: "SetTruncationConfig",
+      requestType: SetTruncationConfigRequest as typeof SetTruncationConfigRequest,
+      requestStream: false,
+      responseType: SetTruncationConfigResponse as typeof SetTruncationConfigResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Get the current truncation configuration.
+     *
+     * @deprecated
+     */
+    getTruncationConfig: {
+      name: "GetTruncationConfig",
+      requestType: GetTruncationConfigRequest as typeof GetTruncationConfigRequest,
+      requestStream: false,
+      responseType: GetTruncationConfigResponse as typeof GetTruncationConfigResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Get the agent's rendered system prompt.
+     * / Returns empty string if the server was constructed without an agent.
+     *
+     * @deprecated
+     */
+    getSystemPrompt: {
+      name: "GetSystemPrompt",
+      requestType: GetSystemPromptRequest as typeof GetSystemPromptRequest,
+      requestStream: false,
+      responseType: GetSystemPromptResponse as typeof GetSystemPromptResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Get the agent definition metadata.
+     * / Returns empty/default if the server was constructed without an agent.
+     *
+     * @deprecated
+     */
+    getAgentInfo: {
+      name: "GetAgentInfo",
+      requestType: GetAgentInfoRequest as typeof GetAgentInfoRequest,
+      requestStream: false,
+      responseType: GetAgentInfoResponse as typeof GetAgentInfoResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Check whether the completion requirement has been satisfied
+     * / for the current turn. Only meaningful if the agent has a
+     * / completionRequirement set.
+     *
+     * @deprecated
+     */
+    getCompletionState: {
+      name: "GetCompletionState",
+      requestType: GetCompletionStateRequest as typeof GetCompletionStateRequest,
+      requestStream: false,
+      responseType: GetCompletionStateResponse as typeof GetCompletionStateResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Reset per-turn completion tracking. Call at the start of each
+     * / new model turn so the harness gets a fresh "completed" signal.
+     *
+     * @deprecated
+     */
+    resetCompletionState: {
+      name: "ResetCompletionState",
+      requestType: ResetCompletionStateRequest as typeof ResetCompletionStateRequest,
+      requestStream: false,
+      responseType: ResetCompletionStateResponse as typeof ResetCompletionStateResponse,
+      responseStream: false,
+      options: {},
+    },
+    /**
+     * / Finalize the agent after all tool name/param overrides have been
+     * / applied via SetToolOverride. Renders the system prompt with the
+     * / current override state. After this call, SetToolOverride is
+     * / rejected with an error.
+     * /
+     * / Not needed if the server was constructed with from_definition_file()
+     * / — finalization happens automatically at build time.
+     *
+     * @deprecated
+     */
+    finalizeAgent: {
+      name: "FinalizeAgent",
+      requestType: FinalizeAgentRequest as typeof FinalizeAgentRequest,
+      requestStream: false,
+      responseType: FinalizeAgentResponse as typeof FinalizeAgentResponse,
+      responseStream: false,
+      options: {},
+    },
+  },
+} as const;
+
+/**
+ * / GrokToolsService provides a gRPC interface to the Grok tools runtime.
+ * / It supports tool execution, discovery, configuration, and lifecycle management.
+ */
 export type GrokToolsServiceService = typeof GrokToolsServiceService;
 export const GrokToolsServiceService = {
   /** / Execute a single tool call */
@@ -10112,6 +10426,45 @@ export const GrokToolsServiceClient = makeGenericClientConstructor(
   service: typeof GrokToolsServiceService;
   serviceName: string;
 };
+
+/**
+ * / GrokToolsCallbackService is implemented by the client/host process and
+ * / dialed by grok-tools-server during finalize when callback fields are set.
+ * /
+ * / The contract is deliberately minimal — the server owns all subagent
+ * / knowledge (type registry, prompts, toolset resolution, and lifecycle state
+ * / in the shared coordinator actor); the host only does genuinely host-side work:
+ * /
+ * / - `SpawnSubagent`: execute one resolved child request to completion.
+ * /   The RPC spans the whole request; cancellation is the call's cancellation.
+ * / - `SendNotification`: fire-and-forget push of serde-tagged notification
+ * /   JSON (e.g. `SubagentCompleted`) into the host's conversation stream.
+ */
+export type GrokToolsCallbackServiceDefinition = typeof GrokToolsCallbackServiceDefinition;
+export const GrokToolsCallbackServiceDefinition = {
+  name: "GrokToolsCallbackService",
+  fullName: "xai.grok.tools.v1.GrokToolsCallbackService",
+  methods: {
+    /** / Rust sends one tool notification to the host process. */
+    sendNotification: {
+      name: "SendNotification",
+      requestType: ToolNotificationMsg as typeof ToolNotificationMsg,
+      requestStream: false,
+      responseType: NotificationAck as typeof NotificationAck,
+      responseStream: false,
+      options: {},
+    },
+    /** / Execute one resolved child request and return its final result. */
+    spawnSubagent: {
+      name: "SpawnSubagent",
+      requestType: SpawnSubagentRequest as typeof SpawnSubagentRequest,
+      requestStream: false,
+      responseType: SubagentResultMsg as typeof SubagentResultMsg,
+      responseStream: false,
+      options: {},
+    },
+  },
+} as const;
 
 /**
  * / GrokToolsCallbackService is implemented by the client/host process and

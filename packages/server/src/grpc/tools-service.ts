@@ -6,7 +6,9 @@
 import { status as GrpcStatus, type Metadata, type ServerWritableStream, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import {
   MAX_MESSAGE_BYTES,
+  STATUS_DETAILS_TRAILER,
   StreamDataKind,
+  encodeFinalizeValidationStatus,
   type CallbackStatus,
   type ExecuteToolRequest,
   type ToolStreamChunk,
@@ -16,7 +18,6 @@ import { chunkUtf8, describeTool, describeTools, validateStreamChunkSize, violat
 import { type Logger } from "@grok-tools/runtime";
 import { categoryName, fromExecuteRequest, fromTruncationConfig, toExecuteResponse, toMetadata, toProtoError, toToolInfo, toViolation } from "./to-proto.js";
 import { grpcError, statusFor, unaryHandler } from "./unary-handler.js";
-import { encodeValidationStatus } from "./status-details.js";
 import { fitResult } from "./oversized-result.js";
 import { createDeprecatedHandlers } from "./deprecated-rpcs.js";
 
@@ -91,7 +92,7 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
       if (!outcome.ok) {
         const violations = outcome.violations.map(toViolation);
         // The response says success=false; the trailer carries the same violations as standard status details.
-        trailers.set("grpc-status-details-bin", Buffer.from(encodeValidationStatus(GrpcStatus.INVALID_ARGUMENT, outcome.message, { violations })));
+        trailers.set(STATUS_DETAILS_TRAILER, Buffer.from(encodeFinalizeValidationStatus(GrpcStatus.INVALID_ARGUMENT, outcome.message, { violations })));
         ctx.log.info({ violations: outcome.violations.map(violationSummary) }, "finalize rejected");
         return { success: false, message: outcome.message, tools: [], versionWarnings: [] };
       }

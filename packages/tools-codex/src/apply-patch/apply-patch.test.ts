@@ -12,7 +12,9 @@ import { ErrorCode, type ToolNotification } from "@grok-tools/runtime";
 import { Session, ToolRegistry } from "@grok-tools/runtime/host";
 import { readTracker, sha256Hex } from "@grok-tools/runtime/fs";
 import { codex } from "../namespace.js";
-import { APPLY_PATCH_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
+
+const APPLY_PATCH_DESCRIPTION = loadDescription(import.meta.url);
 
 /** sha256 of the reference's DESCRIPTION constant (apply_patch/tool.rs), 3030 bytes. */
 const REFERENCE_DESCRIPTION_SHA256 = "7dddbd7f90bd14a973cbcc4d707879e6b3c5e4a5457408cf826277161bcd3456";

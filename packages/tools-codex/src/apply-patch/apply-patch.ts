@@ -2,7 +2,7 @@
  * Codex:apply_patch: edits, creates, deletes and moves files with one patch in the Codex format.
  */
 import { defineTool } from "@grok-tools/runtime";
-import { APPLY_PATCH_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { executeApplyPatch } from "./execute.js";
 import { ApplyPatchInput, ApplyPatchOutput } from "./schema.js";
 
@@ -10,7 +10,7 @@ import { ApplyPatchInput, ApplyPatchOutput } from "./schema.js";
 export const applyPatch = defineTool({
   id: "apply_patch",
   kind: "edit",
-  description: APPLY_PATCH_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "Apply a multi-file patch in the Codex patch format",
   input: ApplyPatchInput,
   output: ApplyPatchOutput,

@@ -6,9 +6,11 @@
 import { describe, expect, test } from "@jest/globals";
 import fc from "fast-check";
 import { ErrorCode, ToolError } from "@grok-tools/runtime";
-import { APPLY_PATCH_DESCRIPTION } from "./description.js";
 import { PATCH_GRAMMAR, PATCH_GRAMMAR_LINES } from "./grammar.js";
 import { parsePatch, type Hunk } from "./parser.js";
+import { loadDescription } from "../shared/description.js";
+
+const APPLY_PATCH_DESCRIPTION = loadDescription(import.meta.url);
 
 type Node =
   | { t: "alt"; options: Node[][] }

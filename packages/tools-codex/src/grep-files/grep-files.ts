@@ -2,7 +2,7 @@
  * Codex:grep_files: the files whose contents match a regular expression, newest first (ripgrep).
  */
 import { defineTool } from "@grok-tools/runtime";
-import { GREP_FILES_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { executeGrepFiles } from "./execute.js";
 import { CodexGrepFilesInput, CodexGrepFilesOutput } from "./schema.js";
 
@@ -10,7 +10,7 @@ import { CodexGrepFilesInput, CodexGrepFilesOutput } from "./schema.js";
 export const grepFiles = defineTool({
   id: "grep_files",
   kind: "search",
-  description: GREP_FILES_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "List files matching a regular expression, newest first",
   input: CodexGrepFilesInput,
   output: CodexGrepFilesOutput,

@@ -2,7 +2,7 @@
  * Codex:list_dir: a paginated, depth-limited, breadth-first listing of a folder.
  */
 import { defineTool } from "@grok-tools/runtime";
-import { LIST_DIR_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { executeListDir } from "./execute.js";
 import { CodexListDirInput, CodexListDirOutput } from "./schema.js";
 
@@ -10,7 +10,7 @@ import { CodexListDirInput, CodexListDirOutput } from "./schema.js";
 export const listDir = defineTool({
   id: "list_dir",
   kind: "list_dir",
-  description: LIST_DIR_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "List a folder breadth first, with depth and paging",
   input: CodexListDirInput,
   output: CodexListDirOutput,

@@ -3,7 +3,7 @@
  */
 import { defineTool } from "@grok-tools/runtime";
 import { lenientBool } from "@grok-tools/runtime/helpers";
-import { READ_FILE_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { executeReadFile } from "./execute.js";
 import { CodexReadFileInput, CodexReadFileOutput } from "./schema.js";
 
@@ -11,7 +11,7 @@ import { CodexReadFileInput, CodexReadFileOutput } from "./schema.js";
 export const readFile = defineTool({
   id: "read_file",
   kind: "read",
-  description: READ_FILE_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "Read a file as L{n}: lines (slice or indentation block)",
   input: CodexReadFileInput,
   output: CodexReadFileOutput,

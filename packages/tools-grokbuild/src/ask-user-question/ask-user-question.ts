@@ -1,6 +1,6 @@
 /** Declaration of GrokBuild:ask_user_question (kind ask_user; params `grok_build.AskUserQuestion`). */
 import { defineTool } from "@grok-tools/runtime";
-import { ASK_USER_QUESTION_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { executeAskUserQuestion } from "./execute.js";
 import { normalizeAskUserQuestionInput } from "./normalize.js";
 import {
@@ -14,7 +14,7 @@ import {
 export const askUserQuestion = defineTool({
   id: "ask_user_question",
   kind: "ask_user",
-  description: ASK_USER_QUESTION_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "Ask the user multiple-choice questions.",
   input: AskUserQuestionInput,
   output: AskUserQuestionOutput,

@@ -1,6 +1,6 @@
 /** Declaration of GrokBuild:enter_plan_mode (kind enter_plan; requires exit_plan_mode, spec §3.3). */
 import { defineTool } from "@grok-tools/runtime";
-import { ENTER_PLAN_MODE_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { executeEnterPlanMode } from "./execute.js";
 import { EnterPlanModeInput, EnterPlanModeOutput } from "./schema.js";
 
@@ -11,7 +11,7 @@ const EXIT_PLAN_MODE_FQ_ID = "GrokBuild:exit_plan_mode";
 export const enterPlanMode = defineTool({
   id: "enter_plan_mode",
   kind: "enter_plan",
-  description: ENTER_PLAN_MODE_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "Enter read-only plan mode and seed the session plan file.",
   input: EnterPlanModeInput,
   output: EnterPlanModeOutput,

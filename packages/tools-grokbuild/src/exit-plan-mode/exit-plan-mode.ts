@@ -1,6 +1,6 @@
 /** Declaration of GrokBuild:exit_plan_mode (kind exit_plan; requires enter_plan_mode, spec §3.3). */
 import { defineTool } from "@grok-tools/runtime";
-import { EXIT_PLAN_MODE_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { executeExitPlanMode } from "./execute.js";
 import { ExitPlanModeInput, ExitPlanModeOutput } from "./schema.js";
 
@@ -11,7 +11,7 @@ const ENTER_PLAN_MODE_FQ_ID = "GrokBuild:enter_plan_mode";
 export const exitPlanMode = defineTool({
   id: "exit_plan_mode",
   kind: "exit_plan",
-  description: EXIT_PLAN_MODE_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "Exit plan mode and present the plan file to the user.",
   input: ExitPlanModeInput,
   output: ExitPlanModeOutput,

@@ -6,14 +6,14 @@ import { TASK_OUTPUT_FIELDS, normalizeTaskOutputInput } from "../shared/task-out
 import { genericRequirement } from "../shared/task-output/requirements.js";
 import { TaskOutputInput, TaskOutputOutput } from "../shared/task-output/schema.js";
 import { taskOutputLimit, executeGetTaskOutput } from "../shared/task-output/task-output-core.js";
-import { GET_TERMINAL_COMMAND_OUTPUT_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 
 /** `GrokBuild:get_terminal_command_output`. */
 export const getTerminalCommandOutput = defineTool({
   id: "get_terminal_command_output",
   kind: "background_task_action",
   readOnly: true,
-  description: GET_TERMINAL_COMMAND_OUTPUT_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "Get output and status of background terminal commands.",
   input: TaskOutputInput,
   output: TaskOutputOutput,

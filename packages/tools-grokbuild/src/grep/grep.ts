@@ -1,7 +1,7 @@
 /** `GrokBuild:grep`: a ripgrep search with budgets and the reference's output format (spec §4.5). */
 import { CURRENT_VERSION, defineTool } from "@grok-tools/runtime";
 import { coerceKeys, dropNullKeys, lenientBool, lenientInteger } from "@grok-tools/runtime/helpers";
-import { GREP_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { executeGrep } from "./execute.js";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./format.js";
 import { GrepInput, GrepOutput, GrepParams } from "./schema.js";
@@ -10,7 +10,7 @@ import { GrepInput, GrepOutput, GrepParams } from "./schema.js";
 export const grep = defineTool({
   id: "grep",
   kind: "search",
-  description: GREP_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "Search file contents with ripgrep",
   input: GrepInput,
   output: GrepOutput,

@@ -6,7 +6,7 @@ import { stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { ErrorCode, ToolError, type ToolContext } from "@grok-tools/runtime";
 import { errnoCode, openDirConfined, resolveModelPath } from "@grok-tools/runtime/fs";
-import { ROOT_TRUNCATION_NOTICE_TEMPLATE } from "./description.js";
+import { ROOT_TRUNCATION_NOTICE_TEMPLATE } from "./notices.js";
 import { budgetExpand, buildTree } from "./render.js";
 import type { ListDirInput, ListDirOutput, ListDirParams } from "./schema.js";
 import { renderLegacy } from "./versions/legacy-0-4-10.js";

@@ -1,6 +1,6 @@
 /** `GrokBuild:list_dir`: a gitignore-aware, budgeted directory listing (spec §4.4). */
 import { CURRENT_VERSION, defineTool } from "@grok-tools/runtime";
-import { LIST_DIR_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { executeListDir } from "./execute.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "./render.js";
 import { LEGACY_DEFAULT_MAX_OUTPUT_BYTES } from "./versions/legacy-0-4-10.js";
@@ -11,7 +11,7 @@ import { LEGACY_0_4_10 } from "../shared/versions.js";
 export const listDir = defineTool({
   id: "list_dir",
   kind: "list",
-  description: LIST_DIR_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "List a folder as a tree",
   input: ListDirInput,
   output: ListDirOutput,

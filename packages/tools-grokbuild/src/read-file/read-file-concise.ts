@@ -3,7 +3,7 @@
  * as GrokBuild's, not version-managed (always current), with `content_concise` moved into `content`.
  */
 import { defineTool } from "@grok-tools/runtime";
-import { READ_FILE_CONCISE_DESCRIPTION } from "./description-concise.js";
+import { loadDescription } from "../shared/description.js";
 import { runReadFile } from "./execute.js";
 import { READ_FILE_OUTPUT_FIELDS, READ_FILE_PARAMS_ID, normalizeReadFileInput } from "./read-file.js";
 import { READ_FILE_PARAMS_DEFAULTS, ReadFileInput, ReadFileOutput, ReadFileParams, type ReadFileSuccess } from "./schema.js";
@@ -15,7 +15,7 @@ export const readFileConcise = defineTool({
   kind: "read",
   // Cursor rules already injected are state, loaded from disk before the first read.
   resources: [CURSOR_RULES_ON_READ],
-  description: READ_FILE_CONCISE_DESCRIPTION,
+  description: loadDescription(import.meta.url, "description.concise.md"),
   shortDescription: "Read a file (text window, image or PDF)",
   input: ReadFileInput,
   output: ReadFileOutput,

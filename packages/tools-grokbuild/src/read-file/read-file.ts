@@ -1,7 +1,7 @@
 /** `GrokBuild:read_file`: read a text window, an image or a PDF (spec §4.2), in the current and legacy-0.4.10 versions. */
 import { defineTool } from "@grok-tools/runtime";
 import { lenientInteger } from "@grok-tools/runtime/helpers";
-import { READ_FILE_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { runReadFile } from "./execute.js";
 import { READ_FILE_PARAMS_DEFAULTS, ReadFileInput, ReadFileOutput, ReadFileParams } from "./schema.js";
 import { LEGACY_0_4_10 } from "./versions/legacy-0-4-10.js";
@@ -33,7 +33,7 @@ export const readFile = defineTool({
   kind: "read",
   // Cursor rules already injected are state, loaded from disk before the first read.
   resources: [CURSOR_RULES_ON_READ],
-  description: READ_FILE_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "Read a file (text window, image or PDF)",
   input: ReadFileInput,
   output: ReadFileOutput,

@@ -8,13 +8,13 @@ import { defineTool } from "@grok-tools/runtime";
 import { executeSearchReplace } from "../search-replace/execute.js";
 import { SEARCH_REPLACE_OUTPUT_FIELDS, normalizeSearchReplaceInput } from "../search-replace/search-replace.js";
 import { SEARCH_REPLACE_PARAM_DEFAULTS, SearchReplaceInput, SearchReplaceOutput, SearchReplaceParams } from "../search-replace/schema.js";
-import { SEARCH_REPLACE_CONCISE_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 
 /** The concise `search_replace` tool definition. */
 export const searchReplaceConcise = defineTool({
   id: "search_replace",
   kind: "edit",
-  description: SEARCH_REPLACE_CONCISE_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "Replace an exact string in a file, or create a file",
   input: SearchReplaceInput,
   output: SearchReplaceOutput,

@@ -1,7 +1,7 @@
 /** `GrokBuild:todo_write`: the session's structured task list (spec §4.6). */
 import { defineTool } from "@grok-tools/runtime";
 import { coerceKeys, lenientBool } from "@grok-tools/runtime/helpers";
-import { TODO_WRITE_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { applyTodoUpdates, assertUniqueIds, effectiveMerge } from "./execute.js";
 import { summarizeTodoState } from "./format.js";
 import { TodoWriteInput, TodoWriteOutput } from "./schema.js";
@@ -11,7 +11,7 @@ import { copyTodoMap, todoStateResource } from "./state.js";
 export const todoWrite = defineTool({
   id: "todo_write",
   kind: "plan",
-  description: TODO_WRITE_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "Create and update the session's task list",
   input: TodoWriteInput,
   output: TodoWriteOutput,

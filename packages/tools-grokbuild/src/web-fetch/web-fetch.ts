@@ -1,6 +1,6 @@
 /** Declaration of GrokBuild:web_fetch (kind web_fetch; params `grok_build.WebFetch`, unknown keys refused). */
 import { defineTool, type RequirementFailure } from "@grok-tools/runtime";
-import { WEB_FETCH_DESCRIPTION } from "./description.js";
+import { loadDescription } from "../shared/description.js";
 import { executeWebFetch } from "./execute.js";
 import { WEB_FETCH_PARAMS_DEFAULTS, WebFetchInput, WebFetchOutput, WebFetchParams } from "./schema.js";
 
@@ -21,7 +21,7 @@ function checkParams(params: WebFetchParams): RequirementFailure[] {
 export const webFetch = defineTool({
   id: "web_fetch",
   kind: "web_fetch",
-  description: WEB_FETCH_DESCRIPTION,
+  description: loadDescription(import.meta.url),
   shortDescription: "Fetch a URL and return it as Markdown.",
   input: WebFetchInput,
   output: WebFetchOutput,
