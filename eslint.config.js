@@ -7,6 +7,35 @@ import nx from "@nx/eslint-plugin";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+// Tool folders reach files through ctx.session and @grok-tools/runtime/fs, and never another tool's folder:
+// helpers shared by tools live in src/shared/. Files listed in FS_EXCEPTIONS still call node:fs directly;
+// they predate the rule (issue #14 lists them to convert) and no file may join them.
+const FS_EXCEPTIONS = [
+  "packages/tools-grokbuild/src/web-fetch/fetch-session.ts",
+  "packages/tools-grokbuild/src/web-fetch/session-files.ts",
+  "packages/tools-grokbuild/src/web-fetch/errors.ts",
+  "packages/tools-grokbuild/src/search-replace/hints.ts",
+  "packages/tools-grokbuild/src/search-replace/execute.ts",
+  "packages/tools-grokbuild/src/run-terminal-cmd/execute.ts",
+  "packages/tools-grokbuild/src/read-file/execute.ts",
+  "packages/tools-grokbuild/src/read-file/cursor-rules.ts",
+  "packages/tools-grokbuild/src/grep/execute.ts",
+  "packages/tools-grokbuild/src/grep/ripgrep.ts",
+  "packages/tools-grokbuild/src/list-dir/walk.ts",
+  "packages/tools-grokbuild/src/list-dir/execute.ts",
+];
+// The concise twin is the same tool in the GrokBuildConcise namespace and runs the standard tool's code;
+// the two task tools share description text with get_task_output (descriptions are packaging's to move).
+const CROSS_TOOL_EXCEPTIONS = [
+  "packages/tools-grokbuild/src/search-replace-concise/search-replace-concise.ts",
+  "packages/tools-grokbuild/src/kill-task/description.ts",
+  "packages/tools-grokbuild/src/wait-tasks/wait-tasks.ts",
+];
+const NODE_FS = ["fs", "fs/promises", "node:fs", "node:fs/promises"].map((name) => ({ name, allowTypeImports: true, message: "Tools reach files through @grok-tools/runtime/fs and ctx.session." }));
+const OTHER_TOOL = { group: ["../*/**", "!../shared/**", "!../reminders/**", "!../../shared/**", "!../../reminders/**"], message: "A tool folder imports no other tool folder: move what both need to src/shared/." };
+const TOOL_FOLDERS = ["packages/tools-grokbuild/src/*/**/*.ts", "packages/tools-codex/src/*/**/*.ts"];
+const NOT_TOOL_FOLDERS = ["packages/*/src/shared/**", "packages/*/src/reminders/**", "**/*.test.ts"];
+
 export default [
   {
     ignores: ["**/dist/**", "**/node_modules/**", "**/src/gen/**", "**/*.js", "**/*.mjs", "**/*.cjs", "**/test/golden/**", "**/test/scenarios/**"]
@@ -48,5 +77,17 @@ export default [
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
       "@typescript-eslint/no-explicit-any": "warn",
     },
+  },
+  {
+    files: TOOL_FOLDERS,
+    ignores: [...NOT_TOOL_FOLDERS, ...FS_EXCEPTIONS, ...CROSS_TOOL_EXCEPTIONS],
+    rules: { "no-restricted-imports": ["error", { paths: NODE_FS, patterns: [OTHER_TOOL] }] },
+  },
+  { files: FS_EXCEPTIONS, rules: { "no-restricted-imports": ["error", { patterns: [OTHER_TOOL] }] } },
+  { files: CROSS_TOOL_EXCEPTIONS, rules: { "no-restricted-imports": ["error", { paths: NODE_FS }] } },
+  // The vendor example is built from the runtime's root entry alone, as the README promises.
+  {
+    files: ["packages/vendor-example/src/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@grok-tools/**", "!@grok-tools/runtime", "../**"], message: "The vendor example uses only @grok-tools/runtime's root entry." }] }] },
   },
 ];
