@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Checks the versioning rule (docs/decisions.md, "Versions"): a 0.x minor of @grok-tools/runtime moves
-// the built-in namespace packages to the same minor (changesets `fixed`), never to 1.0.0 (their peer
+// the built-in namespace packages and the process supervisor (tasks) to the same minor (changesets `fixed`), never to 1.0.0 (their peer
 // range spans 0.x and `onlyUpdatePeerDependentsWhenOutOfRange` is on), and the server gets a patch
 // with its dependency ranges updated. Runs `changeset status` on a copy of the manifests and config
 // with one sample changeset, so the repository's own pending changesets do not count.
@@ -38,6 +38,7 @@ try {
   const nextPatch = (v) => v.replace(/\.(\d+)$/, (_, patch) => `.${Number(patch) + 1}`);
   const expected = {
     "@grok-tools/runtime": nextMinor(versions["@grok-tools/runtime"]),
+    "@grok-tools/tasks": nextMinor(versions["@grok-tools/runtime"]),
     "@grok-tools/tools-grokbuild": nextMinor(versions["@grok-tools/runtime"]),
     "@grok-tools/tools-codex": nextMinor(versions["@grok-tools/runtime"]),
     "@grok-tools/server": nextPatch(versions["@grok-tools/server"]),
