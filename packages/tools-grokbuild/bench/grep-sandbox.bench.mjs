@@ -13,7 +13,8 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { Session, ToolRegistry, detectSearchSandbox } from "@grok-tools/runtime";
+import { Session, ToolRegistry } from "@grok-tools/runtime/host";
+import { detectSearchSandbox } from "@grok-tools/runtime/fs";
 import { grokBuild } from "../dist/index.js";
 
 const at = process.argv.indexOf("--runs");

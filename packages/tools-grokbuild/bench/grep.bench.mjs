@@ -15,7 +15,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { Session, ToolRegistry } from "@grok-tools/runtime";
+import { Session, ToolRegistry } from "@grok-tools/runtime/host";
 import { grokBuild } from "../dist/index.js";
 import { ripgrepArgs } from "../dist/grep/execute.js";
 import { ripgrepPath } from "../dist/grep/ripgrep.js";
