@@ -31,8 +31,15 @@ const CROSS_TOOL_EXCEPTIONS = [
   "packages/tools-grokbuild/src/kill-task/description.ts",
   "packages/tools-grokbuild/src/wait-tasks/wait-tasks.ts",
 ];
-const NODE_FS = ["fs", "fs/promises", "node:fs", "node:fs/promises"].map((name) => ({ name, allowTypeImports: true, message: "Tools reach files through @grok-tools/runtime/fs and ctx.session." }));
-const OTHER_TOOL = { group: ["../*/**", "!../shared/**", "!../reminders/**", "!../../shared/**", "!../../reminders/**"], message: "A tool folder imports no other tool folder: move what both need to src/shared/." };
+const NODE_FS = ["fs", "fs/promises", "node:fs", "node:fs/promises"].map((name) => ({
+  name,
+  allowTypeImports: true,
+  message: "Tools reach files through @grok-tools/runtime/fs and ctx.session.",
+}));
+const OTHER_TOOL = {
+  group: ["../*/**", "!../shared/**", "!../reminders/**", "!../../shared/**", "!../../reminders/**"],
+  message: "A tool folder imports no other tool folder: move what both need to src/shared/.",
+};
 const TOOL_FOLDERS = ["packages/tools-grokbuild/src/*/**/*.ts", "packages/tools-codex/src/*/**/*.ts"];
 const NOT_TOOL_FOLDERS = ["packages/*/src/shared/**", "packages/*/src/reminders/**", "**/*.test.ts"];
 
@@ -88,6 +95,13 @@ export default [
   // The vendor example is built from the runtime's root entry alone, as the README promises.
   {
     files: ["packages/vendor-example/src/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@grok-tools/**", "!@grok-tools/runtime", "../**"], message: "The vendor example uses only @grok-tools/runtime's root entry." }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [{ group: ["@grok-tools/**", "!@grok-tools/runtime", "../**"], message: "The vendor example uses only @grok-tools/runtime's root entry." }],
+        },
+      ],
+    },
   },
 ];

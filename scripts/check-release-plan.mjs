@@ -31,7 +31,10 @@ try {
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-qm", "sample");
-  execFileSync(process.execPath, [path.join(root, "node_modules", "@changesets", "cli", "bin.js"), "status", "--output", "plan.json"], { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [path.join(root, "node_modules", "@changesets", "cli", "bin.js"), "status", "--output", "plan.json"], {
+    cwd: work,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const plan = JSON.parse(readFileSync(path.join(work, "plan.json"), "utf8"));
   const planned = Object.fromEntries(plan.releases.map((r) => [r.name, r.newVersion]));
   const nextMinor = (v) => v.replace(/^0\.(\d+)\.\d+$/, (_, minor) => `0.${Number(minor) + 1}.0`);
@@ -55,7 +58,11 @@ try {
       console.error(`release plan: a runtime minor should not release ${pkg} (planned ${version})`);
     }
   }
-  console.log(`release plan: runtime minor -> ${Object.entries(planned).map(([p, v]) => `${p.replace("@grok-tools/", "")} ${v}`).join(", ")}${failures ? " (WRONG)" : ""}`);
+  console.log(
+    `release plan: runtime minor -> ${Object.entries(planned)
+      .map(([p, v]) => `${p.replace("@grok-tools/", "")} ${v}`)
+      .join(", ")}${failures ? " (WRONG)" : ""}`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

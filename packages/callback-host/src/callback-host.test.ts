@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { credentials, Metadata, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
-import { GrokToolsCallbackServiceClient, type NotificationAck, type SubagentResultMsg, type ToolNotificationMsg, type SpawnSubagentRequest, SpawnSubagentRequest as SpawnSubagentRequestFns } from "@grok-tools/proto";
+import {
+  GrokToolsCallbackServiceClient,
+  type NotificationAck,
+  type SubagentResultMsg,
+  type ToolNotificationMsg,
+  type SpawnSubagentRequest,
+  SpawnSubagentRequest as SpawnSubagentRequestFns,
+} from "@grok-tools/proto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -29,7 +36,9 @@ function auth(value: string | null = `Bearer ${SECRET}`): Metadata {
 }
 
 function notify(c: InstanceType<typeof GrokToolsCallbackServiceClient>, msg: ToolNotificationMsg, metadata: Metadata) {
-  return new Promise<NotificationAck>((resolve, reject) => c.sendNotification(msg, metadata, (e: ServiceError | null, r: NotificationAck) => (e ? reject(e) : resolve(r))));
+  return new Promise<NotificationAck>((resolve, reject) =>
+    c.sendNotification(msg, metadata, (e: ServiceError | null, r: NotificationAck) => (e ? reject(e) : resolve(r))),
+  );
 }
 
 function spawnCall(c: InstanceType<typeof GrokToolsCallbackServiceClient>, req: Partial<SpawnSubagentRequest>, metadata: Metadata = auth()) {
@@ -49,7 +58,14 @@ describe("createCallbackHost", () => {
     expect(host.address).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(host.address).not.toBe("127.0.0.1:0");
     await expect(notify(client, NOTE, auth())).resolves.toEqual({});
-    expect(received).toEqual([{ sessionId: "s1", sequence: 4, notification: { type: "SubagentCompleted", subagent_id: "a1", status: "completed" }, notificationJson: NOTE.notificationJson }]);
+    expect(received).toEqual([
+      {
+        sessionId: "s1",
+        sequence: 4,
+        notification: { type: "SubagentCompleted", subagent_id: "a1", status: "completed" },
+        notificationJson: NOTE.notificationJson,
+      },
+    ]);
   });
 
   it.each([

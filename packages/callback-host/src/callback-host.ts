@@ -1,14 +1,6 @@
 // A reference host for GrokToolsCallbackService: the server dials it during finalize to push
 // notifications and to run subagents. It checks the bearer secret; what to do is up to the handlers.
-import {
-  Server,
-  ServerCredentials,
-  status as GrpcStatus,
-  Metadata,
-  type sendUnaryData,
-  type ServerUnaryCall,
-  type ServiceError,
-} from "@grpc/grpc-js";
+import { Server, ServerCredentials, status as GrpcStatus, Metadata, type sendUnaryData, type ServerUnaryCall, type ServiceError } from "@grpc/grpc-js";
 import {
   GrokToolsCallbackServiceService,
   MAX_MESSAGE_BYTES,
@@ -83,7 +75,8 @@ export async function createCallbackHost(options: CallbackHostOptions): Promise<
   const authorized = bearerChecker(options.secret);
   const listen = options.listen ?? DEFAULT_CALLBACK_LISTEN;
 
-  const guard = <Req, Res>(handler: (call: ServerUnaryCall<Req, Res>) => Promise<Res>) =>
+  const guard =
+    <Req, Res>(handler: (call: ServerUnaryCall<Req, Res>) => Promise<Res>) =>
     (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
       if (!authorized(call.metadata)) {
         callback(statusError(GrpcStatus.UNAUTHENTICATED, "missing or wrong authorization: expected Bearer <client_callback_secret>"));

@@ -38,14 +38,18 @@ const auth = () => {
 describe("a callback host under concurrent calls", () => {
   it("delivers every notification while a subagent call is still running", async () => {
     const child = new Promise<SubagentResultMsg>((resolve, reject) =>
-      client.spawnSubagent(SpawnSubagentRequest.fromPartial({ id: "child-1", prompt: "p" }), auth(), (e: ServiceError | null, r: SubagentResultMsg) => (e ? reject(e) : resolve(r))),
+      client.spawnSubagent(SpawnSubagentRequest.fromPartial({ id: "child-1", prompt: "p" }), auth(), (e: ServiceError | null, r: SubagentResultMsg) =>
+        e ? reject(e) : resolve(r),
+      ),
     );
     const acks = Array.from(
       { length: NOTIFICATIONS },
       (_, sequence) =>
         new Promise<NotificationAck>((resolve, reject) =>
-          client.sendNotification({ sessionId: "s1", sequence, notificationJson: JSON.stringify({ type: "TaskCompleted", n: sequence }) }, auth(), (e: ServiceError | null, r: NotificationAck) =>
-            e ? reject(e) : resolve(r),
+          client.sendNotification(
+            { sessionId: "s1", sequence, notificationJson: JSON.stringify({ type: "TaskCompleted", n: sequence }) },
+            auth(),
+            (e: ServiceError | null, r: NotificationAck) => (e ? reject(e) : resolve(r)),
           ),
         ),
     );

@@ -24,7 +24,9 @@ it("receives a 5 MB FileWritten notification", async () => {
   metadata.set("authorization", "Bearer s");
   const notificationJson = JSON.stringify({ type: "FileWritten", tool_call_id: "c1", absolute_path: "/w/big", content, is_new_file: true });
   await new Promise<NotificationAck>((resolve, reject) =>
-    client.sendNotification({ sessionId: "s1", sequence: 0, notificationJson }, metadata, (e: ServiceError | null, r: NotificationAck) => (e ? reject(e) : resolve(r))),
+    client.sendNotification({ sessionId: "s1", sequence: 0, notificationJson }, metadata, (e: ServiceError | null, r: NotificationAck) =>
+      e ? reject(e) : resolve(r),
+    ),
   );
   expect(received).toHaveLength(1);
   expect((received[0]!.notification as { content: string }).content).toHaveLength(content.length);

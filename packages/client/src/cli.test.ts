@@ -33,22 +33,48 @@ async function statefulServer(options: { finalizedWith?: string[]; rejectFinaliz
       callback(null, { tools, totalCount: tools.length, enabledCount: enabled?.length ?? 0 });
     },
     getToolInfo: (call, callback) => {
-      if (call.request.toolName !== "read_file") return callback(Object.assign(new Error("x"), { code: GrpcStatus.NOT_FOUND, details: `Tool not found: ${call.request.toolName}`, metadata: new Metadata() }));
+      if (call.request.toolName !== "read_file")
+        return callback(
+          Object.assign(new Error("x"), { code: GrpcStatus.NOT_FOUND, details: `Tool not found: ${call.request.toolName}`, metadata: new Metadata() }),
+        );
       callback(null, info("read_file", true));
     },
     finalizeToolConfigRequest: (call, callback) => {
-      if (enabled) return callback(Object.assign(new Error("x"), { code: GrpcStatus.FAILED_PRECONDITION, details: "already finalized", metadata: new Metadata() }));
+      if (enabled)
+        return callback(Object.assign(new Error("x"), { code: GrpcStatus.FAILED_PRECONDITION, details: "already finalized", metadata: new Metadata() }));
       if (options.rejectFinalize) return callback(null, { success: false, message: options.rejectFinalize, tools: [], versionWarnings: [] });
       enabled = call.request.tools.map((t) => t.id);
-      callback(null, { success: true, message: `Finalized ${enabled.length} tool(s)`, tools: enabled.map((id) => info(id.slice(id.indexOf(":") + 1), true)), versionWarnings: [] });
+      callback(null, {
+        success: true,
+        message: `Finalized ${enabled.length} tool(s)`,
+        tools: enabled.map((id) => info(id.slice(id.indexOf(":") + 1), true)),
+        versionWarnings: [],
+      });
     },
     executeTool: (call, callback) => {
       const input = JSON.parse(call.request.inputJson) as { target_file?: string };
       if (!enabled?.some((id) => id.endsWith(`:${call.request.toolName}`))) {
-        return callback(null, { callId: "c", result: { $case: "error", value: { code: ErrorCode.ERROR_CODE_TOOL_NOT_FOUND, message: `Tool not found: ${call.request.toolName}`, retryable: false } } });
+        return callback(null, {
+          callId: "c",
+          result: {
+            $case: "error",
+            value: { code: ErrorCode.ERROR_CODE_TOOL_NOT_FOUND, message: `Tool not found: ${call.request.toolName}`, retryable: false },
+          },
+        });
       }
       if (input.target_file !== "README.md") {
-        return callback(null, { callId: "c", result: { $case: "error", value: { code: ErrorCode.ERROR_CODE_FILE_NOT_FOUND, message: `File not found: ${input.target_file}`, suggestion: "Check the path.", retryable: false } } });
+        return callback(null, {
+          callId: "c",
+          result: {
+            $case: "error",
+            value: {
+              code: ErrorCode.ERROR_CODE_FILE_NOT_FOUND,
+              message: `File not found: ${input.target_file}`,
+              suggestion: "Check the path.",
+              retryable: false,
+            },
+          },
+        });
       }
       callback(null, { callId: "c1", result: { $case: "success", value: { outputJson: '{"type":"file_content","content":"# Hi"}', promptText: "1|# Hi" } } });
     },
@@ -148,18 +174,27 @@ describe("grok-tools", () => {
     server = await statefulServer({ finalizedWith: ["GrokBuild:read_file"] });
     const { code, stdout } = await run(["call", "read_file", '{"target_file":"x"}', "--json", "--address", server.address]);
     expect(code).toBe(EXIT_TOOL_ERROR);
-    expect(JSON.parse(stdout)).toEqual({ ok: false, error: { kind: "tool", code: "FILE_NOT_FOUND", message: "File not found: x", suggestion: "Check the path.", retryable: false }, callId: "c" });
+    expect(JSON.parse(stdout)).toEqual({
+      ok: false,
+      error: { kind: "tool", code: "FILE_NOT_FOUND", message: "File not found: x", suggestion: "Check the path.", retryable: false },
+      callId: "c",
+    });
   });
 
   it("refuses input that is not a JSON object", async () => {
-    expect(await run(["call", "read_file", "{target_file: x}"])).toMatchObject({ code: EXIT_USAGE, stderr: expect.stringContaining("The input is not valid JSON") });
+    expect(await run(["call", "read_file", "{target_file: x}"])).toMatchObject({
+      code: EXIT_USAGE,
+      stderr: expect.stringContaining("The input is not valid JSON"),
+    });
     expect(await run(["call", "read_file", "[1]"])).toMatchObject({ code: EXIT_USAGE, stderr: expect.stringContaining("The input must be a JSON object") });
   });
 
   it("explains a connection failure and exits 2", async () => {
     const { code, stderr } = await run(["list", "--address", "127.0.0.1:1"]);
     expect(code).toBe(EXIT_USAGE);
-    expect(stderr).toMatch(/^grok-tools: Cannot reach a grok-tools server at 127\.0\.0\.1:1: nothing is listening there \(connection refused\)\.\nStart one with `grok-tools-server --listen 127\.0\.0\.1:1 --workspace DIR` \(package @grok-tools\/server\)/);
+    expect(stderr).toMatch(
+      /^grok-tools: Cannot reach a grok-tools server at 127\.0\.0\.1:1: nothing is listening there \(connection refused\)\.\nStart one with `grok-tools-server --listen 127\.0\.0\.1:1 --workspace DIR` \(package @grok-tools\/server\)/,
+    );
     // A client-only user has no `npm start`; grpc-js's noise is gone.
     expect(stderr).not.toContain("npm start");
     expect(stderr).not.toMatch(/Resolution note: \)/);
@@ -170,7 +205,10 @@ describe("grok-tools", () => {
     const { code, stdout, stderr } = await run(["list", "--json", "--address", "127.0.0.1:1"]);
     expect(code).toBe(EXIT_USAGE);
     expect(stderr).toBe("");
-    expect(JSON.parse(stdout)).toEqual({ ok: false, error: { kind: "connection", code: "UNAVAILABLE", rpc: "ListTools", message: expect.stringContaining("Cannot reach a grok-tools server at 127.0.0.1:1") } });
+    expect(JSON.parse(stdout)).toEqual({
+      ok: false,
+      error: { kind: "connection", code: "UNAVAILABLE", rpc: "ListTools", message: expect.stringContaining("Cannot reach a grok-tools server at 127.0.0.1:1") },
+    });
   });
 
   it("--json reports bad JSON input and usage errors as JSON on stdout", async () => {
@@ -195,7 +233,11 @@ describe("grok-tools", () => {
     const { code, stdout } = await run(["finalize", "--enable", "read_file,Codex:shell", "--enable", "grep", "--address", server.address]);
     expect(code).toBe(EXIT_OK);
     expect(stdout).toBe("Finalized 3 tool(s): read_file, shell, grep\n");
-    expect((server.calls[1]!.request as FinalizeToolServerConfigRequest).tools.map((t) => t.id)).toEqual(["GrokBuild:read_file", "Codex:shell", "GrokBuild:grep"]);
+    expect((server.calls[1]!.request as FinalizeToolServerConfigRequest).tools.map((t) => t.id)).toEqual([
+      "GrokBuild:read_file",
+      "Codex:shell",
+      "GrokBuild:grep",
+    ]);
   });
 
   it("finalize reports a rejected configuration and an unknown id", async () => {
@@ -206,7 +248,7 @@ describe("grok-tools", () => {
     });
     expect(await run(["finalize", "--enable", "nothing", "--address", server.address])).toMatchObject({
       code: EXIT_USAGE,
-      stderr: "grok-tools: No tool \"nothing\" on this server. Run `grok-tools list` to see the tool ids.\n",
+      stderr: 'grok-tools: No tool "nothing" on this server. Run `grok-tools list` to see the tool ids.\n',
     });
   });
 
@@ -215,7 +257,10 @@ describe("grok-tools", () => {
     const ok = await run(["info", "read_file", "--address", server.address]);
     expect(ok.code).toBe(EXIT_OK);
     expect(ok.stdout).toBe('read_file\ncontract version: current\n\nReads things.\nSecond line of read_file.\n\nInput schema:\n{\n  "type": "object"\n}\n');
-    expect(await run(["info", "nope", "--address", server.address])).toMatchObject({ code: EXIT_USAGE, stderr: "grok-tools: GetToolInfo failed: NOT_FOUND: Tool not found: nope\n" });
+    expect(await run(["info", "nope", "--address", server.address])).toMatchObject({
+      code: EXIT_USAGE,
+      stderr: "grok-tools: GetToolInfo failed: NOT_FOUND: Tool not found: nope\n",
+    });
   });
 
   it("state pretty-prints the state JSON", async () => {
@@ -230,7 +275,10 @@ describe("grok-tools", () => {
       code: EXIT_USAGE,
       stderr: 'grok-tools: The server address "localhost" has no port: use host:port (for example 127.0.0.1:50051) or unix:/path/to/socket.\n',
     });
-    expect(await run(["list", "--deadline-ms", "soon"])).toMatchObject({ code: EXIT_USAGE, stderr: expect.stringContaining('Expected a positive integer, got "soon".') });
+    expect(await run(["list", "--deadline-ms", "soon"])).toMatchObject({
+      code: EXIT_USAGE,
+      stderr: expect.stringContaining('Expected a positive integer, got "soon".'),
+    });
   });
 
   it("--help exits 0 and an unknown command exits 2", async () => {

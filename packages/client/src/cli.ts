@@ -70,7 +70,13 @@ function positiveInt(value: string): number {
 }
 
 function splitIds(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")];
+  return [
+    ...previous,
+    ...value
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== ""),
+  ];
 }
 
 function codeName(error: ToolError): string {
@@ -78,7 +84,11 @@ function codeName(error: ToolError): string {
 }
 
 function firstLine(text: string, max = 100): string {
-  const line = text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+  const line =
+    text
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? "";
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
@@ -176,7 +186,11 @@ function describeFailure(error: unknown, address: string): Failure {
             `or point to a running one with --address or GROK_TOOLS_ADDRESS.`,
         };
       case GrpcStatus.UNAUTHENTICATED:
-        return { kind: "rpc", ...base, message: `The server at ${address} refused the call (UNAUTHENTICATED: ${cleanGrpcText(error.details)}). Pass --token or set GROK_TOOLS_AUTH_TOKEN.` };
+        return {
+          kind: "rpc",
+          ...base,
+          message: `The server at ${address} refused the call (UNAUTHENTICATED: ${cleanGrpcText(error.details)}). Pass --token or set GROK_TOOLS_AUTH_TOKEN.`,
+        };
       case GrpcStatus.DEADLINE_EXCEEDED:
         return { kind: "rpc", ...base, message: `${error.rpc} did not finish before its deadline (${cleanGrpcText(error.details)}).` };
       default:
@@ -281,7 +295,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
 
   program
     .command("call")
-    .description("call a tool with a JSON input, e.g. grok-tools call read_file '{\"target_file\":\"README.md\"}' --enable GrokBuild:read_file")
+    .description('call a tool with a JSON input, e.g. grok-tools call read_file \'{"target_file":"README.md"}\' --enable GrokBuild:read_file')
     .argument("<name>", "tool name")
     .argument("[input]", "tool input as a JSON object", "{}")
     .option("-e, --enable <ids>", "finalize with these tools first if the server is not finalized (comma-separated, repeatable)", splitIds)
@@ -289,31 +303,38 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .option("--concise", "ask for the concise output format")
     .option("--cwd <dir>", "working directory of the call")
     .addOption(new Option("--timeout-ms <ms>", "tool timeout in milliseconds").argParser(positiveInt))
-    .action(async (name: string, inputText: string, options: { enable?: string[]; stream?: boolean; concise?: boolean; cwd?: string; timeoutMs?: number }, cmd: Command) => {
-      let input: unknown;
-      try {
-        input = JSON.parse(inputText);
-      } catch (error) {
-        throw new UsageError(`The input is not valid JSON (${(error as Error).message}). Quote it for the shell: grok-tools call ${name} '{"key":"value"}'`);
-      }
-      if (typeof input !== "object" || input === null || Array.isArray(input)) throw new UsageError("The input must be a JSON object, e.g. '{}'.");
-      const { client, opts, call } = connect(cmd);
-      await ensureFinalized(client, name, inputText, options.enable ?? [], call(true), io);
-      const execOptions = {
-        ...call(false),
-        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-        ...(options.cwd === undefined ? {} : { workingDirectory: options.cwd }),
-        ...(options.concise ? { outputFormat: OutputFormat.OUTPUT_FORMAT_CONCISE } : {}),
-      };
-      const result = options.stream ? await client.executeToolStream(name, input, execOptions) : await client.executeTool(name, input, execOptions);
-      if (opts.json) io.stdout(`${JSON.stringify(resultJson(result), null, 2)}\n`);
-      else if (result.ok) io.stdout(withNewline(result.promptText));
-      else {
-        io.stderr(`Error (${codeName(result.error)}): ${result.error.message}\n`);
-        if (result.error.suggestion) io.stderr(`Suggestion: ${result.error.suggestion}\n`);
-      }
-      if (!result.ok) exitCode = EXIT_TOOL_ERROR;
-    });
+    .action(
+      async (
+        name: string,
+        inputText: string,
+        options: { enable?: string[]; stream?: boolean; concise?: boolean; cwd?: string; timeoutMs?: number },
+        cmd: Command,
+      ) => {
+        let input: unknown;
+        try {
+          input = JSON.parse(inputText);
+        } catch (error) {
+          throw new UsageError(`The input is not valid JSON (${(error as Error).message}). Quote it for the shell: grok-tools call ${name} '{"key":"value"}'`);
+        }
+        if (typeof input !== "object" || input === null || Array.isArray(input)) throw new UsageError("The input must be a JSON object, e.g. '{}'.");
+        const { client, opts, call } = connect(cmd);
+        await ensureFinalized(client, name, inputText, options.enable ?? [], call(true), io);
+        const execOptions = {
+          ...call(false),
+          ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+          ...(options.cwd === undefined ? {} : { workingDirectory: options.cwd }),
+          ...(options.concise ? { outputFormat: OutputFormat.OUTPUT_FORMAT_CONCISE } : {}),
+        };
+        const result = options.stream ? await client.executeToolStream(name, input, execOptions) : await client.executeTool(name, input, execOptions);
+        if (opts.json) io.stdout(`${JSON.stringify(resultJson(result), null, 2)}\n`);
+        else if (result.ok) io.stdout(withNewline(result.promptText));
+        else {
+          io.stderr(`Error (${codeName(result.error)}): ${result.error.message}\n`);
+          if (result.error.suggestion) io.stderr(`Suggestion: ${result.error.suggestion}\n`);
+        }
+        if (!result.ok) exitCode = EXIT_TOOL_ERROR;
+      },
+    );
 
   program
     .command("state")
@@ -334,8 +355,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       const list = await client.listTools({}, call(true));
       if (isFinalized(list)) throw new UsageError(alreadyFinalizedMessage(list));
       const response = await finalize(client, resolveToolIds(options.enable, list), options.preset, call(true));
-      print(opts, { success: response.success, message: response.message, tools: response.tools.map(toolJson), versionWarnings: response.versionWarnings }, () =>
-        `${response.message || "Finalized"}: ${response.tools.map((t) => t.name).join(", ")}\n${response.versionWarnings.map((w) => `warning: ${w.message}\n`).join("")}`,
+      print(
+        opts,
+        { success: response.success, message: response.message, tools: response.tools.map(toolJson), versionWarnings: response.versionWarnings },
+        () =>
+          `${response.message || "Finalized"}: ${response.tools.map((t) => t.name).join(", ")}\n${response.versionWarnings.map((w) => `warning: ${w.message}\n`).join("")}`,
       );
     });
 

@@ -86,7 +86,11 @@ describe("createToolsClient", () => {
 
   it("rejects with DEADLINE_EXCEEDED when the server is slower than the deadline", async () => {
     const { client } = await setup({ listTools: (_call, callback) => setTimeout(() => callback(null, { tools: [], totalCount: 0, enabledCount: 0 }), 1_000) });
-    await expect(client.listTools({}, { deadlineMs: 100 })).rejects.toMatchObject({ name: "ToolsRpcError", code: GrpcStatus.DEADLINE_EXCEEDED, rpc: "ListTools" });
+    await expect(client.listTools({}, { deadlineMs: 100 })).rejects.toMatchObject({
+      name: "ToolsRpcError",
+      code: GrpcStatus.DEADLINE_EXCEEDED,
+      rpc: "ListTools",
+    });
   });
 
   it("cancels a call when its AbortSignal fires", async () => {
@@ -103,7 +107,11 @@ describe("createToolsClient", () => {
     });
     const error = await client.finalize({ tools: [] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolsRpcError);
-    expect(error).toMatchObject({ codeName: "FAILED_PRECONDITION", details: "already finalized", message: "FinalizeToolConfigRequest failed with FAILED_PRECONDITION: already finalized" });
+    expect(error).toMatchObject({
+      codeName: "FAILED_PRECONDITION",
+      details: "already finalized",
+      message: "FinalizeToolConfigRequest failed with FAILED_PRECONDITION: already finalized",
+    });
   });
 
   it("works over a unix socket", async () => {
@@ -126,7 +134,11 @@ describe("executeTool", () => {
     const { server, client } = await setup({
       executeTool: (_call, callback) => callback(null, success('{"type":"file_content","content":"hi"}', "hi\n")),
     });
-    const result = await client.executeTool("read_file", { target_file: "a.txt" }, { timeoutMs: 5_000, outputFormat: OutputFormat.OUTPUT_FORMAT_CONCISE, callId: "c-7", includeFields: ["content"] });
+    const result = await client.executeTool(
+      "read_file",
+      { target_file: "a.txt" },
+      { timeoutMs: 5_000, outputFormat: OutputFormat.OUTPUT_FORMAT_CONCISE, callId: "c-7", includeFields: ["content"] },
+    );
     expect(result).toEqual({
       ok: true,
       output: { type: "file_content", content: "hi" },
@@ -149,7 +161,10 @@ describe("executeTool", () => {
   it("returns { ok: false, error } for a ToolError", async () => {
     const { client } = await setup({
       executeTool: (_call, callback) =>
-        callback(null, { callId: "c", result: { $case: "error", value: { code: ErrorCode.ERROR_CODE_FILE_NOT_FOUND, message: "File not found: a", retryable: false, suggestion: "check" } } }),
+        callback(null, {
+          callId: "c",
+          result: { $case: "error", value: { code: ErrorCode.ERROR_CODE_FILE_NOT_FOUND, message: "File not found: a", retryable: false, suggestion: "check" } },
+        }),
     });
     const result = await client.executeTool("read_file", {});
     expect(result.ok).toBe(false);
@@ -178,7 +193,17 @@ describe("executeToolStream", () => {
       data(P, "llo", 3),
       data(O, '{"type":', 0),
       data(O, '"t"}', 8),
-      { callId: "s-1", chunk: { $case: "finalResult", value: { promptTextSize: 6, outputJsonSize: 12, metadata: { durationMs: 1, estimatedTokens: 2, truncated: false, toolVersion: "", contractVersion: "" } } } },
+      {
+        callId: "s-1",
+        chunk: {
+          $case: "finalResult",
+          value: {
+            promptTextSize: 6,
+            outputJsonSize: 12,
+            metadata: { durationMs: 1, estimatedTokens: 2, truncated: false, toolVersion: "", contractVersion: "" },
+          },
+        },
+      },
     ];
     const { server, client } = await setup({
       executeToolStream: (call) => {
@@ -199,7 +224,8 @@ describe("executeToolStream", () => {
   });
 
   it("rejects with a clear error when the server ends the stream with a status", async () => {
-    const { client } = await setup({ executeToolStream: (call) => {
+    const { client } = await setup({
+      executeToolStream: (call) => {
         // emit("error") sends the status; destroy(error) would leave the call open (grpc-js 1.14).
         call.emit("error", statusError(GrpcStatus.INVALID_ARGUMENT, "stream_chunk_size too big"));
       },

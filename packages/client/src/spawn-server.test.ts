@@ -7,7 +7,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { findServerCommand, spawnServer, SERVER_COMMAND } from "./spawn-server.js";
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "test", "fixtures", "fake-grok-tools-server.mjs");
-const PAUSE_AFTER_LISTENING = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "test", "fixtures", "pause-after-listening.mjs")).href;
+const PAUSE_AFTER_LISTENING = pathToFileURL(
+  path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "test", "fixtures", "pause-after-listening.mjs"),
+).href;
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "gtc-spawn-"));
@@ -47,7 +49,18 @@ describe("spawnServer", () => {
     expect(server.client.address).toBe("127.0.0.1:45678");
     const exit = await server.close();
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(server.process.spawnargs.slice(2)).toEqual(["--listen", "127.0.0.1:0", "--workspace", "/ws", "--state-dir", "/state", "--auth-token-file", "-", "--log-level", "debug"]);
+    expect(server.process.spawnargs.slice(2)).toEqual([
+      "--listen",
+      "127.0.0.1:0",
+      "--workspace",
+      "/ws",
+      "--state-dir",
+      "/state",
+      "--auth-token-file",
+      "-",
+      "--log-level",
+      "debug",
+    ]);
     expect(server.process.spawnargs.join(" ")).not.toContain("s3cr3t-value");
     expect(stderr).toBe('{"token":"s3cr3t-value","envToken":null}\n');
   });
@@ -55,7 +68,11 @@ describe("spawnServer", () => {
   it("close() ends a server with code 0 even when SIGTERM reaches it right as it prints the listening line", async () => {
     // The instrument stops the child for 1 s just after the line, as a loaded machine may: a
     // server whose SIGTERM handler came after the line died of the signal ({code: null, signal: "SIGTERM"}).
-    const server = await spawnServer({ command: FAKE, workspace: "/ws", env: { ...process.env, FAKE_MODE: "ok", NODE_OPTIONS: `--import=${PAUSE_AFTER_LISTENING}` } });
+    const server = await spawnServer({
+      command: FAKE,
+      workspace: "/ws",
+      env: { ...process.env, FAKE_MODE: "ok", NODE_OPTIONS: `--import=${PAUSE_AFTER_LISTENING}` },
+    });
     expect(await server.close()).toEqual({ code: 0, signal: null });
   });
 
@@ -85,11 +102,15 @@ describe("spawnServer", () => {
   });
 
   it("fails after the startup timeout with the server's stderr", async () => {
-    const error = (await spawnServer({ command: FAKE, workspace: "/ws", startupTimeoutMs: 3_000, env: { ...process.env, FAKE_MODE: "silent" } }).catch((e: unknown) => e)) as Error;
+    const error = (await spawnServer({ command: FAKE, workspace: "/ws", startupTimeoutMs: 3_000, env: { ...process.env, FAKE_MODE: "silent" } }).catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(error.message).toMatch(/did not report \{"event":"listening"\} within 3000 ms\.\nserver stderr:\n.*still loading/);
   });
 
   it("fails clearly when the command does not exist", async () => {
-    await expect(spawnServer({ command: path.join(dir, "missing-server"), workspace: "/ws" })).rejects.toThrow(/Cannot start .*missing-server: spawn .* ENOENT/);
+    await expect(spawnServer({ command: path.join(dir, "missing-server"), workspace: "/ws" })).rejects.toThrow(
+      /Cannot start .*missing-server: spawn .* ENOENT/,
+    );
   });
 });

@@ -141,13 +141,7 @@ export async function spawnServer(options: SpawnServerOptions): Promise<SpawnedS
   };
 }
 
-function waitForListening(
-  child: ChildProcess,
-  exited: Promise<Exit>,
-  timeoutMs: number,
-  command: string,
-  stderr: () => string,
-): Promise<string> {
+function waitForListening(child: ChildProcess, exited: Promise<Exit>, timeoutMs: number, command: string, stderr: () => string): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     const tail = () => (stderr().trim() ? `\nserver stderr:\n${stderr().trim()}` : " (it wrote nothing to stderr)");
@@ -159,16 +153,9 @@ function waitForListening(
       if (error) reject(error);
       else resolve(address!);
     };
-    const timer = setTimeout(
-      () => finish(new Error(`${command} did not report {"event":"listening"} within ${timeoutMs} ms.${tail()}`)),
-      timeoutMs,
-    );
-    child.on("error", (error) =>
-      finish(new Error(`Cannot start ${command}: ${error.message}. Install @grok-tools/server or pass the command option.`)),
-    );
-    void exited.then(({ code, signal }) =>
-      finish(new Error(`${command} exited (${signal ?? `code ${code}`}) before it was listening.${tail()}`)),
-    );
+    const timer = setTimeout(() => finish(new Error(`${command} did not report {"event":"listening"} within ${timeoutMs} ms.${tail()}`)), timeoutMs);
+    child.on("error", (error) => finish(new Error(`Cannot start ${command}: ${error.message}. Install @grok-tools/server or pass the command option.`)));
+    void exited.then(({ code, signal }) => finish(new Error(`${command} exited (${signal ?? `code ${code}`}) before it was listening.${tail()}`)));
     lines.on("line", (line) => {
       let event: unknown;
       try {

@@ -22,7 +22,12 @@ function assemble(chunks: ToolStreamChunk[]) {
 describe("StreamAssembler", () => {
   it("joins a code point split across chunks and keeps a leading BOM", () => {
     const bytes = Buffer.from("\uFEFFé€", "utf8");
-    const result = assemble([data(P, bytes.subarray(0, 4), 0), data(P, bytes.subarray(4), 4), data(O, "{}", 0), final({ promptTextSize: bytes.length, outputJsonSize: 2 })]);
+    const result = assemble([
+      data(P, bytes.subarray(0, 4), 0),
+      data(P, bytes.subarray(4), 4),
+      data(O, "{}", 0),
+      final({ promptTextSize: bytes.length, outputJsonSize: 2 }),
+    ]);
     expect(result).toMatchObject({ ok: true, promptText: "\uFEFFé€", output: {} });
   });
 

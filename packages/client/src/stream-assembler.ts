@@ -86,9 +86,7 @@ export class StreamAssembler {
 
   private checkSize(name: string, part: Part, expected: number): void {
     if (part.bytes !== expected) {
-      throw new ToolsProtocolError(
-        `ExecuteToolStream for ${this.toolName}: received ${part.bytes} ${name} bytes but the final result says ${expected}.`,
-      );
+      throw new ToolsProtocolError(`ExecuteToolStream for ${this.toolName}: received ${part.bytes} ${name} bytes but the final result says ${expected}.`);
     }
   }
 

@@ -47,13 +47,19 @@ async function failure(tool: string, input: unknown) {
 }
 
 it("grep refuses a NUL byte in path, pattern or glob with INVALID_INPUT", async () => {
-  expect(await failure("grep", { pattern: "needle", path: "a\u0000b" })).toMatchObject({ code: ErrorCode.ERROR_CODE_INVALID_INPUT, message: 'Invalid path (contains a NUL byte): "a\\u0000b"' });
+  expect(await failure("grep", { pattern: "needle", path: "a\u0000b" })).toMatchObject({
+    code: ErrorCode.ERROR_CODE_INVALID_INPUT,
+    message: 'Invalid path (contains a NUL byte): "a\\u0000b"',
+  });
   expect(await failure("grep", { pattern: "nee\u0000dle" })).toMatchObject({
     code: ErrorCode.ERROR_CODE_INVALID_INPUT,
     message: 'Invalid pattern (contains a NUL byte): "nee\\u0000dle"',
     suggestion: "To match a NUL byte, write \\x00 in the regular expression.",
   });
-  expect(await failure("grep", { pattern: "needle", glob: "*\u0000" })).toMatchObject({ code: ErrorCode.ERROR_CODE_INVALID_INPUT, message: 'Invalid glob (contains a NUL byte): "*\\u0000"' });
+  expect(await failure("grep", { pattern: "needle", glob: "*\u0000" })).toMatchObject({
+    code: ErrorCode.ERROR_CODE_INVALID_INPUT,
+    message: 'Invalid glob (contains a NUL byte): "*\\u0000"',
+  });
 });
 
 it("grep refuses a 30 MB pattern with INVALID_INPUT naming the limit", async () => {
@@ -65,14 +71,29 @@ it("grep refuses a 30 MB pattern with INVALID_INPUT naming the limit", async () 
 }, 60_000);
 
 it("Codex grep_files and list_dir refuse a NUL byte with INVALID_INPUT", async () => {
-  expect(await failure("grep_files", { pattern: "needle", path: "a\u0000b" })).toMatchObject({ code: ErrorCode.ERROR_CODE_INVALID_INPUT, message: 'Invalid path (contains a NUL byte): "a\\u0000b"' });
-  expect(await failure("grep_files", { pattern: "x".repeat(200_000) })).toMatchObject({ code: ErrorCode.ERROR_CODE_INVALID_INPUT, message: "Invalid pattern: it is 200000 bytes long; the limit is 65536 bytes." });
+  expect(await failure("grep_files", { pattern: "needle", path: "a\u0000b" })).toMatchObject({
+    code: ErrorCode.ERROR_CODE_INVALID_INPUT,
+    message: 'Invalid path (contains a NUL byte): "a\\u0000b"',
+  });
+  expect(await failure("grep_files", { pattern: "x".repeat(200_000) })).toMatchObject({
+    code: ErrorCode.ERROR_CODE_INVALID_INPUT,
+    message: "Invalid pattern: it is 200000 bytes long; the limit is 65536 bytes.",
+  });
   const dir = `${workspace}/a\u0000b`;
-  expect(await failure("codex_list_dir", { dir_path: dir })).toMatchObject({ code: ErrorCode.ERROR_CODE_INVALID_INPUT, message: `Invalid path (contains a NUL byte): ${JSON.stringify(dir)}` });
+  expect(await failure("codex_list_dir", { dir_path: dir })).toMatchObject({
+    code: ErrorCode.ERROR_CODE_INVALID_INPUT,
+    message: `Invalid path (contains a NUL byte): ${JSON.stringify(dir)}`,
+  });
 });
 
 it("stores todo ids named like Object.prototype members, and GetToolState shows them", async () => {
-  const written = await server.client.executeTool("todo_write", { merge: false, todos: [{ id: "__proto__", content: "p" }, { id: "constructor", content: "c" }] });
+  const written = await server.client.executeTool("todo_write", {
+    merge: false,
+    todos: [
+      { id: "__proto__", content: "p" },
+      { id: "constructor", content: "c" },
+    ],
+  });
   expect(written.ok && written.promptText).toBe("- [pending] __proto__: p\n- [pending] constructor: c\n");
   const merged = await server.client.executeTool("todo_write", { todos: [{ id: "__proto__", status: "completed" }] });
   expect(merged.ok && merged.promptText).toBe("- [completed] __proto__: p\n- [pending] constructor: c\n");
@@ -85,9 +106,13 @@ it("answers a request body that is no protobuf with INVALID_ARGUMENT, unary and 
   const identity = (bytes: Buffer) => bytes;
   try {
     for (const method of ["ExecuteTool", "ListTools", "FinalizeToolConfigRequest"]) {
-      const error = await new Promise<ServiceError | null>((resolve) => raw.makeUnaryRequest(`${SERVICE}/${method}`, identity, identity, GARBAGE, (e) => resolve(e)));
+      const error = await new Promise<ServiceError | null>((resolve) =>
+        raw.makeUnaryRequest(`${SERVICE}/${method}`, identity, identity, GARBAGE, (e) => resolve(e)),
+      );
       expect(error).toMatchObject({ code: GrpcStatus.INVALID_ARGUMENT });
-      expect(error?.details).toBe(`The ${method} request body is not a valid protobuf message (invalid varint); send the method's request message, protobuf-encoded.`);
+      expect(error?.details).toBe(
+        `The ${method} request body is not a valid protobuf message (invalid varint); send the method's request message, protobuf-encoded.`,
+      );
     }
     const streamed = await new Promise<ServiceError>((resolve, reject) => {
       const stream = raw.makeServerStreamRequest(`${SERVICE}/ExecuteToolStream`, identity, identity, GARBAGE);
@@ -136,9 +161,15 @@ it("keeps a todo id __proto__ from initial state through a merge and a restart; 
   const first = await spawnServer({ workspace, stateDir });
   let file: string;
   try {
-    const finalized = await first.client.finalize({ tools, initialToolStateJson: '{"state":{"grok_build.Todo":{"todos":{"__proto__":{"content":"seeded","status":"pending"}}}}}' });
+    const finalized = await first.client.finalize({
+      tools,
+      initialToolStateJson: '{"state":{"grok_build.Todo":{"todos":{"__proto__":{"content":"seeded","status":"pending"}}}}}',
+    });
     expect(finalized.success).toBe(true);
-    const state = JSON.parse((await first.client.getToolState()).stateJson) as { params: Record<string, unknown>; state: Record<string, { todos: Record<string, unknown> }> };
+    const state = JSON.parse((await first.client.getToolState()).stateJson) as {
+      params: Record<string, unknown>;
+      state: Record<string, { todos: Record<string, unknown> }>;
+    };
     expect(state.params["grok_build.ReadFile"]).toEqual({ cursor_rules_on_read: false });
     expect(state.state["grok_build.Todo"]!.todos).toEqual(JSON.parse('{"__proto__":{"content":"seeded","priority":"medium","status":"pending"}}'));
     file = await findStateFile(stateDir);
@@ -146,7 +177,9 @@ it("keeps a todo id __proto__ from initial state through a merge and a restart; 
     await first.close();
   }
   // Prototype names planted in the state file, at the top, category and id levels.
-  const planted = (await readFile(file, "utf8")).replace(/^\{/, '{"__proto__":{"polluted":true},"constructor":{"x":1},').replace('"state": {', '"state": {"__proto__":{"polluted":true},"constructor":{"y":1},');
+  const planted = (await readFile(file, "utf8"))
+    .replace(/^\{/, '{"__proto__":{"polluted":true},"constructor":{"x":1},')
+    .replace('"state": {', '"state": {"__proto__":{"polluted":true},"constructor":{"y":1},');
   expect(planted).toContain('"constructor":{"y":1}');
   await writeFile(file, planted);
   const second = await spawnServer({ workspace, stateDir });

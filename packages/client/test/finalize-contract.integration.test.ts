@@ -36,18 +36,29 @@ const CASES: Record<string, { request: DeepPartial<FinalizeToolServerConfigReque
   requirements_bash_background: { request: { tools: [{ id: "GrokBuild:run_terminal_cmd" }, { id: "GrokBuild:kill_task" }] } },
   requirements_search_replace: { request: { tools: [{ id: "GrokBuild:search_replace" }] } },
   requirements_plan_mode: { request: { tools: [{ id: "GrokBuild:enter_plan_mode" }] } },
-  requirements_task_output: { request: { tools: [{ id: "GrokBuild:get_task_output" }, { id: "GrokBuild:run_terminal_cmd", paramsJson: '{"enabled_background":false}' }] } },
+  requirements_task_output: {
+    request: { tools: [{ id: "GrokBuild:get_task_output" }, { id: "GrokBuild:run_terminal_cmd", paramsJson: '{"enabled_background":false}' }] },
+  },
   ok_renamed_tools_and_params: {
     request: {
       tools: [
         { id: "GrokBuild:run_terminal_cmd", nameOverride: "run_terminal_command", paramsNameOverrides: { is_background: "background" } },
         { id: "GrokBuild:get_task_output", nameOverride: "get_command_or_subagent_output" },
         { id: "GrokBuild:kill_task", nameOverride: "kill_command_or_subagent" },
-        { id: "GrokBuild:read_file", paramsNameOverrides: { target_file: "path" }, descriptionOverride: "Read ${{ params.read.target_file }} with ${{ tools.by_kind.read }}; run with ${{ tools.by_kind.execute }}." },
+        {
+          id: "GrokBuild:read_file",
+          paramsNameOverrides: { target_file: "path" },
+          descriptionOverride: "Read ${{ params.read.target_file }} with ${{ tools.by_kind.read }}; run with ${{ tools.by_kind.execute }}.",
+        },
       ],
     },
   },
-  ok_legacy_preset: { request: { behaviorPreset: "legacy-0.4.10", tools: [{ id: "GrokBuild:read_file" }, { id: "GrokBuild:grep" }, { id: "GrokBuild:list_dir", behaviorVersion: "current" }] } },
+  ok_legacy_preset: {
+    request: {
+      behaviorPreset: "legacy-0.4.10",
+      tools: [{ id: "GrokBuild:read_file" }, { id: "GrokBuild:grep" }, { id: "GrokBuild:list_dir", behaviorVersion: "current" }],
+    },
+  },
   ok_initial_state_merge: {
     request: {
       tools: [{ id: "GrokBuild:todo_write" }, { id: "GrokBuild:read_file" }],
@@ -87,7 +98,10 @@ afterAll(async () => {
 
 /** The workspace, and the server's state folder for it (`<name>-<hash of its path>`), as placeholders. */
 function withPlaceholders(text: string, workspace: string): string {
-  return text.split(workspace).join("<WORKSPACE>").replace(/<WORKSPACE>\/\.state\/[^/]+-[0-9a-f]{16}\//g, "<WORKSPACE>/.state/<WORKSPACE_STATE>/");
+  return text
+    .split(workspace)
+    .join("<WORKSPACE>")
+    .replace(/<WORKSPACE>\/\.state\/[^/]+-[0-9a-f]{16}\//g, "<WORKSPACE>/.state/<WORKSPACE_STATE>/");
 }
 
 async function runCase(name: string, spec: (typeof CASES)[string]): Promise<unknown> {
@@ -99,7 +113,13 @@ async function runCase(name: string, spec: (typeof CASES)[string]): Promise<unkn
       success: result.success,
       message: result.message,
       violations: result.violations,
-      tools: result.tools.map((t) => ({ name: t.name, contract_version: t.contractVersion, ...(t.name === "read_file" || t.name === "run_terminal_command" ? { description: t.description, input_properties: Object.keys((JSON.parse(t.inputSchemaJson) as { properties: object }).properties) } : {}) })),
+      tools: result.tools.map((t) => ({
+        name: t.name,
+        contract_version: t.contractVersion,
+        ...(t.name === "read_file" || t.name === "run_terminal_command"
+          ? { description: t.description, input_properties: Object.keys((JSON.parse(t.inputSchemaJson) as { properties: object }).properties) }
+          : {}),
+      })),
       version_warnings: result.versionWarnings,
     };
     if (spec.readState) answer.state = JSON.parse((await server.client.getToolState()).stateJson) as unknown;

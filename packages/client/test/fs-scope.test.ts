@@ -56,7 +56,12 @@ function calls(ws: string, other: string): Array<[string, unknown]> {
     ["codex_read_file", { file_path: path.join(other, "deep", "o.txt") }],
     ["search_replace_concise", { file_path: path.join(other, "deep", "u.txt"), old_string: "", new_string: "needle u\n" }],
     ["search_replace_concise", { file_path: path.join(other, "deep", "o.txt"), old_string: "needle other", new_string: "needle other, edited" }],
-    ["apply_patch", { patch: `*** Begin Patch\n*** Update File: ${path.join(other, "deep", "u.txt")}\n*** Move to: ${path.join(other, "deep", "m.txt")}\n@@\n-needle u\n+moved\n*** End Patch` }],
+    [
+      "apply_patch",
+      {
+        patch: `*** Begin Patch\n*** Update File: ${path.join(other, "deep", "u.txt")}\n*** Move to: ${path.join(other, "deep", "m.txt")}\n@@\n-needle u\n+moved\n*** End Patch`,
+      },
+    ],
     ["apply_patch", { patch: `*** Begin Patch\n*** Delete File: ${path.join(other, "deep", "o.txt")}\n*** End Patch` }],
   ].map(([tool, input]) => [tool as string, input]) as Array<[string, unknown]>;
 }

@@ -37,7 +37,9 @@ describe("interop with a Python client generated from the proto", () => {
     "lists, finalizes, reads a file and streams it over TCP and over a unix socket",
     () => {
       if (missing.length > 0) {
-        throw new Error(`${REQUIRE_VARIABLE}=1 but the interop test cannot run: missing ${missing.join(", ")}; install with: apt-get install ${DEBIAN_PACKAGES}`);
+        throw new Error(
+          `${REQUIRE_VARIABLE}=1 but the interop test cannot run: missing ${missing.join(", ")}; install with: apt-get install ${DEBIAN_PACKAGES}`,
+        );
       }
       const run = spawnSync("bash", [RUN_SH], { encoding: "utf8", timeout: INTEROP_TIMEOUT_MS - 5_000 });
       if (run.status !== 0) throw new Error(`run.sh exited with ${run.status ?? run.signal}\n${run.stdout}\n${run.stderr}`);

@@ -41,7 +41,12 @@ it("applies a patch to a 5 MB file through the default client, with a diff inste
   const file = path.join(workspace, "big.txt");
   const original = bigText();
   await writeFile(file, original);
-  const patch = "*** Begin Patch\n*** Update File: big.txt\n@@\n line 050000 " + "x".repeat(38) + "\n-line 050001 " + "x".repeat(38) + "\n+line fifty thousand and one\n*** End Patch";
+  const patch =
+    "*** Begin Patch\n*** Update File: big.txt\n@@\n line 050000 " +
+    "x".repeat(38) +
+    "\n-line 050001 " +
+    "x".repeat(38) +
+    "\n+line fifty thousand and one\n*** End Patch";
   const result = await server.client.executeTool("apply_patch", { patch });
   if (!result.ok) throw new Error(result.error.message);
   expect(result.promptText).toBe(`Success. Updated the following files:\nM ${file}\n`);
@@ -66,7 +71,9 @@ it("creates and edits a 5 MB file with search_replace, echoing a summary instead
   const created = await server.client.executeTool("search_replace", { file_path: "made.txt", old_string: "", new_string: content });
   if (!created.ok) throw new Error(created.error.message);
   expect(created.promptText).toBe("The file made.txt has been created successfully.");
-  expect(created.output).toMatchObject({ EditsApplied: { old_string: "", new_string: "", content_omitted: true, new_string_bytes: Buffer.byteLength(content), replacements: 1 } });
+  expect(created.output).toMatchObject({
+    EditsApplied: { old_string: "", new_string: "", content_omitted: true, new_string_bytes: Buffer.byteLength(content), replacements: 1 },
+  });
   expect(await readFile(path.join(workspace, "made.txt"), "utf8")).toBe(content);
   // A small edit of the big file still echoes in full: only the edit's own text counts.
   const edited = await server.client.executeTool("search_replace", { file_path: "made.txt", old_string: "line 000007 ", new_string: "line seven " });

@@ -74,7 +74,9 @@ function startCommand(line: string, cwd: string, env: NodeJS.ProcessEnv): Starte
   const child = spawn(file!, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   const address = new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on("line", (text) => {
       output += `${text}\n`;
@@ -142,7 +144,14 @@ function projectWithServer(): string {
  * whereas a real build of up-to-date sources (tsc -b) leaves every file in place.
  */
 function environment(stateHome: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { ...process.env, XDG_STATE_HOME: stateHome, GROK_TOOLS_LISTEN: "127.0.0.1:0", NX_SKIP_NX_CACHE: "true", npm_config_update_notifier: "false", ...extra };
+  return {
+    ...process.env,
+    XDG_STATE_HOME: stateHome,
+    GROK_TOOLS_LISTEN: "127.0.0.1:0",
+    NX_SKIP_NX_CACHE: "true",
+    npm_config_update_notifier: "false",
+    ...extra,
+  };
 }
 
 /** The ten-line client, compiled as a user's TypeScript would be, in a folder that can import @grok-tools/client. */

@@ -78,7 +78,9 @@ describe("the real server over TCP", () => {
   });
 
   it("refuses a stream_chunk_size over 4 MiB with INVALID_ARGUMENT", async () => {
-    await expect(server.client.executeToolStream("apply_patch", addFile("big.txt", "x"), { streamChunkSize: 5 * 1024 * 1024, deadlineMs: 10_000 })).rejects.toMatchObject({
+    await expect(
+      server.client.executeToolStream("apply_patch", addFile("big.txt", "x"), { streamChunkSize: 5 * 1024 * 1024, deadlineMs: 10_000 }),
+    ).rejects.toMatchObject({
       code: GrpcStatus.INVALID_ARGUMENT,
       rpc: "ExecuteToolStream",
     });

@@ -99,7 +99,9 @@ describe.each([
     prompt(await server.client.executeTool("wait_tasks", { task_ids: [id, exitedId], mode: "wait_all", timeout_ms: 30_000 }));
     const killed = prompt(await server.client.executeTool("get_task_output", { task_ids: [id] }));
     expect(killed).toMatch(/\nStatus: failed\nDuration: [0-9.]+s\nOutput File: .*\n\n=== Output ===\nbg\n$/);
-    expect(prompt(await server.client.executeTool("get_task_output", { task_ids: [exitedId] }))).toMatch(/\nStatus: failed\nDuration: [0-9.]+s\nExit Code: 137\n/);
+    expect(prompt(await server.client.executeTool("get_task_output", { task_ids: [exitedId] }))).toMatch(
+      /\nStatus: failed\nDuration: [0-9.]+s\nExit Code: 137\n/,
+    );
   });
 });
 
@@ -110,7 +112,8 @@ describe("a command looking for the server's secrets", () => {
   beforeAll(async () => {
     server = await start("secrets");
     privateProc = prompt(await run(server, `[ -e /proc/${server.process.pid} ] && echo shared || echo private`)) === "exit: 0\nprivate\n";
-    if (!privateProc) console.log("skipping the /proc secret scans: this host refuses commands a PID namespace with its own /proc (see the server's isolation log line)");
+    if (!privateProc)
+      console.log("skipping the /proc secret scans: this host refuses commands a PID namespace with its own /proc (see the server's isolation log line)");
   });
   afterAll(async () => {
     await server?.close();
@@ -148,7 +151,12 @@ describe("a command looking for the server's secrets", () => {
 
   it("really looks: the command sees its own processes in /proc, and its own environment", async () => {
     if (!privateProc) return;
-    const text = prompt(await run(server, 'export MARK_VAR=visible; cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | grep -q "^MARK_VAR=visible$" && echo own-env; ps -o args= -p 1 | grep -q grok-tools-init && echo own-init'));
+    const text = prompt(
+      await run(
+        server,
+        'export MARK_VAR=visible; cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | grep -q "^MARK_VAR=visible$" && echo own-env; ps -o args= -p 1 | grep -q grok-tools-init && echo own-init',
+      ),
+    );
     expect(text).toBe("exit: 0\nown-env\nown-init\n");
   });
 });
@@ -195,7 +203,10 @@ describe("a call waiting for room in a full session", () => {
     const byCancelBackground = run(server, holds("cancel-bg"), { is_background: true }, { signal: controller.signal }).catch((e: unknown) => e);
     expect(await byDeadline).toMatchObject({ name: "ToolsRpcError", codeName: "DEADLINE_EXCEEDED" });
     expect(await byCallTimeout).toMatchObject({ ok: false, error: { code: ErrorCode.ERROR_CODE_TIMEOUT } });
-    expect(await byOwnTimeout).toMatchObject({ ok: false, error: { code: ErrorCode.ERROR_CODE_TIMEOUT, message: expect.stringContaining("did not start within its timeout of 1000 ms") } });
+    expect(await byOwnTimeout).toMatchObject({
+      ok: false,
+      error: { code: ErrorCode.ERROR_CODE_TIMEOUT, message: expect.stringContaining("did not start within its timeout of 1000 ms") },
+    });
     controller.abort();
     expect(await byCancel).toBeInstanceOf(ToolsRpcError);
     expect(await byCancelBackground).toBeInstanceOf(ToolsRpcError);
@@ -219,7 +230,10 @@ describe("bad input", () => {
     const result = await run(server, "echo a\u0000b");
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.error).toMatchObject({ code: ErrorCode.ERROR_CODE_INVALID_INPUT, message: "Invalid command: it contains a NUL character (\\0), which a shell command cannot contain." });
+    expect(result.error).toMatchObject({
+      code: ErrorCode.ERROR_CODE_INVALID_INPUT,
+      message: "Invalid command: it contains a NUL character (\\0), which a shell command cannot contain.",
+    });
     expect(JSON.stringify(result.error)).not.toMatch(/args\[|ERR_INVALID_ARG/);
   });
 });

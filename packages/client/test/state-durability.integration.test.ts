@@ -30,7 +30,9 @@ beforeAll(async () => {
   stateDir = path.join(root, "state");
   await mkdir(workspace);
   server = await spawnServer({ workspace, stateDir });
-  const finalized = await server.client.finalize({ tools: [{ id: "GrokBuild:todo_write" }, { id: "GrokBuild:search_replace" }, { id: "GrokBuild:read_file" }] });
+  const finalized = await server.client.finalize({
+    tools: [{ id: "GrokBuild:todo_write" }, { id: "GrokBuild:search_replace" }, { id: "GrokBuild:read_file" }],
+  });
   expect(finalized.success).toBe(true);
 }, 60_000);
 
@@ -61,7 +63,11 @@ it("answers EXECUTION_FAILED when the state cannot be written, says the edit hap
     if (result.ok) throw new Error("expected the state write to fail");
     expect(result.error.code).toBe(ErrorCode.ERROR_CODE_EXECUTION_FAILED);
     expect(result.error.retryable).toBe(false);
-    expect(result.error.message).toMatch(new RegExp(`^search_replace ran, but the session state could not be saved to ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: [A-Za-z ]+ \\(os error \\d+\\)\\. What the call did has taken effect`));
+    expect(result.error.message).toMatch(
+      new RegExp(
+        `^search_replace ran, but the session state could not be saved to ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: [A-Za-z ]+ \\(os error \\d+\\)\\. What the call did has taken effect`,
+      ),
+    );
     // The edit itself happened.
     expect(await readFile(path.join(workspace, "made.txt"), "utf8")).toBe("made\n");
   } finally {
@@ -86,10 +92,15 @@ it("finalizes when the state cannot be written, and says so in the message", asy
     await mkdir(ownState, { recursive: true });
     await rename(ownState, kept);
     await writeFile(ownState, "a file where the state folder was");
-    const finalized = await own.client.finalize({ tools: [{ id: "GrokBuild:todo_write" }], initialToolStateJson: JSON.stringify({ state: { "grok_build.Todo": { todos: { seeded: { content: "seeded", status: "pending" } } } } }) });
+    const finalized = await own.client.finalize({
+      tools: [{ id: "GrokBuild:todo_write" }],
+      initialToolStateJson: JSON.stringify({ state: { "grok_build.Todo": { todos: { seeded: { content: "seeded", status: "pending" } } } } }),
+    });
     expect(finalized.success).toBe(true);
     expect(finalized.message).toMatch(
-      new RegExp(`^Finalized 1 tool\\(s\\); but the session state could not be saved to ${ownState.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/.*resources_state\\.json: [A-Za-z ]+ \\(os error \\d+\\)\\. It holds in memory, and the next tool call saves it again; until then a restart of the server would lose it\\.$`),
+      new RegExp(
+        `^Finalized 1 tool\\(s\\); but the session state could not be saved to ${ownState.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/.*resources_state\\.json: [A-Za-z ]+ \\(os error \\d+\\)\\. It holds in memory, and the next tool call saves it again; until then a restart of the server would lose it\\.$`,
+      ),
     );
     // Writable again: the next call saves the seeded state with its own change.
     await rm(ownState);

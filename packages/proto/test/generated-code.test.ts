@@ -18,7 +18,10 @@ describe("generated proto code", () => {
         cwd: packageDir,
         stdio: "pipe",
       });
-      const generated = (dir: string) => readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).sort();
+      const generated = (dir: string) =>
+        readdirSync(dir, { recursive: true, encoding: "utf8" })
+          .filter((f) => f.endsWith(".ts"))
+          .sort();
       const files = generated(path.join(out, "src/gen"));
       expect(files).toEqual(["google/protobuf/any.ts", "google/rpc/status.ts", "grok-tools.ts"]);
       expect(generated(path.join(packageDir, "src/gen"))).toEqual(files);

@@ -19,9 +19,23 @@ export {
   type ToolOptionsInfo,
 } from "./toolset-config/toolset-configuration.js";
 export { PreFinalizeConfig, PreconditionError, resolveRegisteredTool, type ToolOverride } from "./toolset-config/pre-finalize-config.js";
-export { describeTool, describeTools, type DescribableSession, type DescribeOptions, type OutputFieldDescriptor, type ToolDescriptor } from "./toolset-config/describe-tools.js";
+export {
+  describeTool,
+  describeTools,
+  type DescribableSession,
+  type DescribeOptions,
+  type OutputFieldDescriptor,
+  type ToolDescriptor,
+} from "./toolset-config/describe-tools.js";
 export { AgentSession, type AgentInfo, type CompletionState } from "./agent/agent-session.js";
-export { AgentDefinitionError, loadAgentDefinition, parseAgentDefinition, type AgentCompletionRequirement, type AgentDefinition, type AgentToolRetryConfig } from "./agent/agent-definition.js";
+export {
+  AgentDefinitionError,
+  loadAgentDefinition,
+  parseAgentDefinition,
+  type AgentCompletionRequirement,
+  type AgentDefinition,
+  type AgentToolRetryConfig,
+} from "./agent/agent-definition.js";
 export type { CallHost } from "./execute/call-host.js";
 export type { ExecuteOutcome, ExecuteRequest, ExecutionMetadataInfo, ToolErrorInfo } from "./execute/execute-types.js";
 export { nearestNames } from "./execute/suggest-names.js";

@@ -43,13 +43,24 @@ describe("parsing", () => {
       promptMode: "full",
       completionRequirement: { tool: "todo_write", reminder: "Update the todo list before finishing." },
       toolConfig: { grep: { retry: { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 2000 } } },
-      promptTemplate: "You review code. Read files with ${{ tools.by_kind.read }}${% if tools.by_kind.search %} and search with ${{ tools.by_kind.search }}${% endif %}.",
+      promptTemplate:
+        "You review code. Read files with ${{ tools.by_kind.read }}${% if tools.by_kind.search %} and search with ${{ tools.by_kind.search }}${% endif %}.",
     });
   });
 
   it("reads JSON with camelCase or snake_case keys", () => {
-    const def = parseAgentDefinition(JSON.stringify({ name: "a", tools: "grep, todo_write", promptMode: "extend", prompt: "P", compact_prompt: "C", completionRequirement: { tool: "grep" } }), "json");
-    expect(def).toMatchObject({ name: "a", tools: ["grep", "todo_write"], promptMode: "extend", promptTemplate: "P", compactPromptTemplate: "C", completionRequirement: { tool: "grep", reminder: "" } });
+    const def = parseAgentDefinition(
+      JSON.stringify({ name: "a", tools: "grep, todo_write", promptMode: "extend", prompt: "P", compact_prompt: "C", completionRequirement: { tool: "grep" } }),
+      "json",
+    );
+    expect(def).toMatchObject({
+      name: "a",
+      tools: ["grep", "todo_write"],
+      promptMode: "extend",
+      promptTemplate: "P",
+      compactPromptTemplate: "C",
+      completionRequirement: { tool: "grep", reminder: "" },
+    });
   });
 
   it("treats Markdown without front matter as a bare prompt", () => {
@@ -86,7 +97,12 @@ describe("in a session", () => {
 
   it("builds the pending toolset from the agent's tools minus disallowed ones", () => {
     expect(session.configuration.pending.enabled).toEqual(["GrokBuild:read_file", "GrokBuild:grep", "GrokBuild:todo_write"]);
-    expect(session.agent.getAgentInfo()).toMatchObject({ name: "reviewer", tools: ["GrokBuild:read_file", "grep", "todo_write", "GrokBuild:search_replace"], disallowedTools: ["search_replace"], permissionMode: "plan" });
+    expect(session.agent.getAgentInfo()).toMatchObject({
+      name: "reviewer",
+      tools: ["GrokBuild:read_file", "grep", "todo_write", "GrokBuild:search_replace"],
+      disallowedTools: ["search_replace"],
+      permissionMode: "plan",
+    });
   });
 
   it("renders the prompt with overrides, finalizes, then refuses overrides", async () => {

@@ -10,7 +10,13 @@ import { BASH_BUNDLE, makeSession, tempDirs } from "./fixtures.js";
 
 /** The host flags GrokBuild declares (a namespace flag in real sessions). */
 const HOST_TEMPLATE_FLAGS = { is_windows: process.platform === "win32", shell_uses_semicolon: false, has_unix_utilities: process.platform !== "win32" };
-const ctx = { nothing: null, tools: { by_kind: { read: "Read", edit: "Edit" } }, params: { edit: { old_string: "find" } }, ...HOST_TEMPLATE_FLAGS, system_reminders_enabled: false };
+const ctx = {
+  nothing: null,
+  tools: { by_kind: { read: "Read", edit: "Edit" } },
+  params: { edit: { old_string: "find" } },
+  ...HOST_TEMPLATE_FLAGS,
+  system_reminders_enabled: false,
+};
 
 describe("template renderer (MiniJinja behaviour)", () => {
   it.each([
@@ -45,7 +51,9 @@ describe("template renderer (MiniJinja behaviour)", () => {
   });
 
   it("strips markers like the reference, keeping lone and unterminated ones", () => {
-    expect(stripTemplateMarkers("Use ${{ tools.by_kind.read }} first.${%- if tools.by_kind.edit %} Then ${{ tools.by_kind.edit }}.${%- endif %}")).toBe("Use  first. Then .");
+    expect(stripTemplateMarkers("Use ${{ tools.by_kind.read }} first.${%- if tools.by_kind.edit %} Then ${{ tools.by_kind.edit }}.${%- endif %}")).toBe(
+      "Use  first. Then .",
+    );
     expect(stripTemplateMarkers("echo ${VAR}")).toBe("echo ${VAR}");
     expect(stripTemplateMarkers("broken ${{ tail")).toBe("broken ${{ tail");
   });
@@ -95,7 +103,10 @@ describe("finalized names, params and descriptions", () => {
     expect(Object.keys(bash.properties)).toEqual(["cmd", "background"]);
     expect(bash.required).toEqual(["cmd"]);
     expect(bash.properties.background?.description).toBe("Run in the background; poll with get_command_or_subagent_output.");
-    const read = out.tools[1]!.inputSchema as { properties: Record<string, { description?: string; properties?: Record<string, { description?: string }> }>; required: string[] };
+    const read = out.tools[1]!.inputSchema as {
+      properties: Record<string, { description?: string; properties?: Record<string, { description?: string }> }>;
+      required: string[];
+    };
     expect(Object.keys(read.properties)).toEqual(["path", "offset", "options"]);
     expect(read.required).toEqual(["path"]);
     expect(read.properties.options?.properties?.encoding?.description).toBe("Encoding; see Read.");
@@ -113,7 +124,11 @@ describe("finalized names, params and descriptions", () => {
     process.env.GROK_MAX_WAIT_BLOCK_MS = "45000";
     try {
       const out = await finalizeRenamed();
-      expect((out.tools[2]!.inputSchema as { properties: Record<string, unknown> }).properties.timeout_ms).toEqual({ type: "integer", description: "Wait up to 45000 (~45 s).", maximum: 45000 });
+      expect((out.tools[2]!.inputSchema as { properties: Record<string, unknown> }).properties.timeout_ms).toEqual({
+        type: "integer",
+        description: "Wait up to 45000 (~45 s).",
+        maximum: 45000,
+      });
     } finally {
       delete process.env.GROK_MAX_WAIT_BLOCK_MS;
     }
@@ -142,7 +157,11 @@ describe("finalized names, params and descriptions", () => {
     expect(missing.error.message).toBe("missing field `cmd`");
     const wrongType = await session.execute({ toolName: "run_terminal_command", inputJson: '{"cmd":"ls","background":"often"}' });
     if (wrongType.ok) throw new Error("expected failure");
-    expect(wrongType.error).toMatchObject({ code: ErrorCode.INVALID_INPUT, message: 'invalid type: string "often", expected a boolean', detailsJson: '{"field":"background"}' });
+    expect(wrongType.error).toMatchObject({
+      code: ErrorCode.INVALID_INPUT,
+      message: 'invalid type: string "often", expected a boolean',
+      detailsJson: '{"field":"background"}',
+    });
     const amp = await session.execute({ toolName: "run_terminal_command", inputJson: '{"cmd":"sleep 1 &"}' });
     if (amp.ok) throw new Error("expected failure");
     expect(amp.error.message).toBe("Remove the background '&' from your command and set background=true instead.");
@@ -150,7 +169,10 @@ describe("finalized names, params and descriptions", () => {
     expect(read.ok && read.promptText).toBe("read a offset=3 (offset)");
     const edit = await session.execute({ toolName: "search_replace", inputJson: '{"file_path":"f","find":"missing","new_string":"x"}' });
     if (edit.ok) throw new Error("expected failure");
-    expect(edit.error).toMatchObject({ code: ErrorCode.NO_MATCHES, message: "The string to replace was not found in the file, use the Read tool to see the correct string." });
+    expect(edit.error).toMatchObject({
+      code: ErrorCode.NO_MATCHES,
+      message: "The string to replace was not found in the file, use the Read tool to see the correct string.",
+    });
   });
 
   it("renders description overrides, stripping markers when they fail; some tools keep the raw override", async () => {

@@ -26,9 +26,24 @@ function failed(outcome: FinalizeOutcome) {
 
 describe("wire conversion (§3.1)", () => {
   it("rejects params_json that is not JSON, with serde's wording, and stops at the first entry", async () => {
-    const out = failed(await session.finalize({ tools: [{ id: "GrokBuild:grep", paramsJson: "{" }, { id: "GrokBuild:nope", paramsJson: "[]" }] }));
+    const out = failed(
+      await session.finalize({
+        tools: [
+          { id: "GrokBuild:grep", paramsJson: "{" },
+          { id: "GrokBuild:nope", paramsJson: "[]" },
+        ],
+      }),
+    );
     expect(out.violations).toEqual([
-      { entryIndex: 0, toolId: "GrokBuild:grep", fieldPath: "tools[0].params_json", message: "GrokBuild:grep: tools[0].params_json failed to parse JSON: EOF while parsing an object at line 1 column 1", expected: "a JSON object", badValueJson: "{", category: "params_json_parse" },
+      {
+        entryIndex: 0,
+        toolId: "GrokBuild:grep",
+        fieldPath: "tools[0].params_json",
+        message: "GrokBuild:grep: tools[0].params_json failed to parse JSON: EOF while parsing an object at line 1 column 1",
+        expected: "a JSON object",
+        badValueJson: "{",
+        category: "params_json_parse",
+      },
     ]);
     expect(out.message).toBe("GrokBuild:grep: tools[0].params_json failed to parse JSON: EOF while parsing an object at line 1 column 1");
   });
@@ -41,7 +56,15 @@ describe("wire conversion (§3.1)", () => {
   it("rejects params_json that is JSON but not an object", async () => {
     const out = failed(await session.finalize({ tools: [{ id: "GrokBuild:grep" }, { id: "GrokBuild:grep", paramsJson: "[1]" }] }));
     expect(out.violations).toEqual([
-      { entryIndex: 1, toolId: "GrokBuild:grep", fieldPath: "tools[1].params_json", message: "GrokBuild:grep: tools[1].params_json must be a JSON object", expected: "a JSON object", badValueJson: "[1]", category: "params_json_not_object" },
+      {
+        entryIndex: 1,
+        toolId: "GrokBuild:grep",
+        fieldPath: "tools[1].params_json",
+        message: "GrokBuild:grep: tools[1].params_json must be a JSON object",
+        expected: "a JSON object",
+        badValueJson: "[1]",
+        category: "params_json_not_object",
+      },
     ]);
   });
 
@@ -51,7 +74,12 @@ describe("wire conversion (§3.1)", () => {
     ["has space", 'identifier "has space" has invalid format'],
   ])("rejects name_override %j", async (name, error) => {
     const out = failed(await session.finalize({ tools: [{ id: "GrokBuild:grep", nameOverride: name }] }));
-    expect(out.violations[0]).toMatchObject({ entryIndex: 0, fieldPath: "tools[0].name_override", category: "name_override_invalid", message: `GrokBuild:grep: tools[0].name_override is not a valid tool name (${JSON.stringify(name)}): ${error}` });
+    expect(out.violations[0]).toMatchObject({
+      entryIndex: 0,
+      fieldPath: "tools[0].name_override",
+      category: "name_override_invalid",
+      message: `GrokBuild:grep: tools[0].name_override is not a valid tool name (${JSON.stringify(name)}): ${error}`,
+    });
   });
 
   it("accepts a fully-qualified id as a name_override", async () => {
@@ -92,7 +120,14 @@ describe("validate_config (§3.2)", () => {
   it("rejects an unknown preset alone", async () => {
     const out = failed(await session.finalize({ tools: [{ id: "GrokBuild:nope" }], behaviorPreset: "legacy-9" }));
     expect(out.violations).toEqual([
-      { toolId: "(global)", fieldPath: "behavior_preset", message: 'unknown behavior_preset: "legacy-9"', expected: "one of the registered behavior presets", badValueJson: '"legacy-9"', category: "behavior_preset" },
+      {
+        toolId: "(global)",
+        fieldPath: "behavior_preset",
+        message: 'unknown behavior_preset: "legacy-9"',
+        expected: "one of the registered behavior presets",
+        badValueJson: '"legacy-9"',
+        category: "behavior_preset",
+      },
     ]);
     expect(out.message).toBe('(global): behavior_preset; unknown behavior_preset: "legacy-9"; expected one of the registered behavior presets; got "legacy-9"');
   });
@@ -109,10 +144,39 @@ describe("validate_config (§3.2)", () => {
       }),
     );
     expect(out.violations).toEqual([
-      { entryIndex: 0, toolId: "GrokBuild:nope", fieldPath: "id", message: "not found in registry", badValueJson: '"GrokBuild:nope"', category: "tool_not_found" },
-      { entryIndex: 1, toolId: "GrokBuild:grep", fieldPath: "behavior_version", message: 'version "legacy-0.4.10" is not supported for tool "GrokBuild:grep"; supported versions: [current]', badValueJson: '"legacy-0.4.10"', category: "behavior_version" },
-      { entryIndex: 2, toolId: "GrokBuild:todo_write", fieldPath: "behavior_version", message: 'behavior_version override not allowed for unmanaged tool "GrokBuild:todo_write"', badValueJson: '"current"', category: "behavior_version" },
-      { entryIndex: 3, toolId: "GrokBuild:search_replace", fieldPath: "params.mode", message: "unknown variant `slow`, expected `fast` or `safe`", expected: "`fast` or `safe`", badValueJson: '"slow"', category: "params_unknown_variant" },
+      {
+        entryIndex: 0,
+        toolId: "GrokBuild:nope",
+        fieldPath: "id",
+        message: "not found in registry",
+        badValueJson: '"GrokBuild:nope"',
+        category: "tool_not_found",
+      },
+      {
+        entryIndex: 1,
+        toolId: "GrokBuild:grep",
+        fieldPath: "behavior_version",
+        message: 'version "legacy-0.4.10" is not supported for tool "GrokBuild:grep"; supported versions: [current]',
+        badValueJson: '"legacy-0.4.10"',
+        category: "behavior_version",
+      },
+      {
+        entryIndex: 2,
+        toolId: "GrokBuild:todo_write",
+        fieldPath: "behavior_version",
+        message: 'behavior_version override not allowed for unmanaged tool "GrokBuild:todo_write"',
+        badValueJson: '"current"',
+        category: "behavior_version",
+      },
+      {
+        entryIndex: 3,
+        toolId: "GrokBuild:search_replace",
+        fieldPath: "params.mode",
+        message: "unknown variant `slow`, expected `fast` or `safe`",
+        expected: "`fast` or `safe`",
+        badValueJson: '"slow"',
+        category: "params_unknown_variant",
+      },
     ]);
     expect(out.message.split("\n")).toEqual([
       'GrokBuild:nope: id; not found in registry; got "GrokBuild:nope"',
@@ -125,18 +189,44 @@ describe("validate_config (§3.2)", () => {
   it("reports unknown params fields of strict params", async () => {
     const out = failed(await session.finalize({ tools: [{ id: "GrokBuild:read_file" }, { id: "GrokBuild:search_replace", paramsJson: '{"colour":1}' }] }));
     expect(out.violations).toEqual([
-      { entryIndex: 1, toolId: "GrokBuild:search_replace", fieldPath: "params.colour", message: "unknown field `colour`, expected one of `skip_read_before_edit`, `mode`, `limit`", expected: "one of `skip_read_before_edit`, `mode`, `limit`", badValueJson: "1", category: "params_unknown_field" },
+      {
+        entryIndex: 1,
+        toolId: "GrokBuild:search_replace",
+        fieldPath: "params.colour",
+        message: "unknown field `colour`, expected one of `skip_read_before_edit`, `mode`, `limit`",
+        expected: "one of `skip_read_before_edit`, `mode`, `limit`",
+        badValueJson: "1",
+        category: "params_unknown_field",
+      },
     ]);
   });
 
   it("reports wrong types", async () => {
-    const out = failed(await session.finalize({ tools: [{ id: "GrokBuild:read_file" }, { id: "GrokBuild:search_replace", paramsJson: '{"skip_read_before_edit":"yes"}' }] }));
-    expect(out.violations[0]).toEqual({ entryIndex: 1, toolId: "GrokBuild:search_replace", fieldPath: "params.skip_read_before_edit", message: 'invalid type: string "yes", expected a boolean', expected: "a boolean", badValueJson: '"yes"', category: "params_type" });
+    const out = failed(
+      await session.finalize({ tools: [{ id: "GrokBuild:read_file" }, { id: "GrokBuild:search_replace", paramsJson: '{"skip_read_before_edit":"yes"}' }] }),
+    );
+    expect(out.violations[0]).toEqual({
+      entryIndex: 1,
+      toolId: "GrokBuild:search_replace",
+      fieldPath: "params.skip_read_before_edit",
+      message: 'invalid type: string "yes", expected a boolean',
+      expected: "a boolean",
+      badValueJson: '"yes"',
+      category: "params_type",
+    });
   });
 
   it("reports other invalid values as params_invalid", async () => {
     const out = failed(await session.finalize({ tools: [{ id: "GrokBuild:read_file" }, { id: "GrokBuild:search_replace", paramsJson: '{"limit":0}' }] }));
-    expect(out.violations[0]).toEqual({ entryIndex: 1, toolId: "GrokBuild:search_replace", fieldPath: "params.limit", message: "invalid value: integer `0`, must be >= 1", expected: "must be >= 1", badValueJson: "0", category: "params_invalid" });
+    expect(out.violations[0]).toEqual({
+      entryIndex: 1,
+      toolId: "GrokBuild:search_replace",
+      fieldPath: "params.limit",
+      message: "invalid value: integer `0`, must be >= 1",
+      expected: "must be >= 1",
+      badValueJson: "0",
+      category: "params_invalid",
+    });
   });
 
   it("reports missing params fields", async () => {
@@ -151,23 +241,45 @@ describe("validate_config (§3.2)", () => {
         return { output: { type: "Text" as const }, promptText: "" };
       },
     });
-    const s = new Session({ registry: ToolRegistry.of([defineNamespace({ name: "Test", apiVersion: 1, tools: [needy] })]), workspace: dirs.workspace, stateDir: dirs.stateDir });
+    const s = new Session({
+      registry: ToolRegistry.of([defineNamespace({ name: "Test", apiVersion: 1, tools: [needy] })]),
+      workspace: dirs.workspace,
+      stateDir: dirs.stateDir,
+    });
     const out = failed(await s.finalize({ tools: [{ id: "Test:needy" }] }));
     expect(out.violations).toEqual([{ entryIndex: 0, toolId: "Test:needy", message: "missing field `name`", category: "params_missing_field" }]);
     expect(out.message).toBe("Test:needy: missing field `name`");
   });
 
   it("checks semantic constraints of params", async () => {
-    const out = failed(await session.finalize({ tools: [{ id: "GrokBuild:run_terminal_cmd", paramsJson: '{"enabled_background":false,"auto_background_on_timeout":true}' }] }));
+    const out = failed(
+      await session.finalize({ tools: [{ id: "GrokBuild:run_terminal_cmd", paramsJson: '{"enabled_background":false,"auto_background_on_timeout":true}' }] }),
+    );
     expect(out.violations).toEqual([
-      { entryIndex: 0, toolId: "GrokBuild:run_terminal_cmd", fieldPath: "params.auto_background_on_timeout", message: "auto_background_on_timeout requires enabled_background to be true", expected: "false (when enabled_background is false)", badValueJson: "true", category: "params_constraint" },
+      {
+        entryIndex: 0,
+        toolId: "GrokBuild:run_terminal_cmd",
+        fieldPath: "params.auto_background_on_timeout",
+        message: "auto_background_on_timeout requires enabled_background to be true",
+        expected: "false (when enabled_background is false)",
+        badValueJson: "true",
+        category: "params_constraint",
+      },
     ]);
   });
 
   it("rejects duplicate client names, naming the first tool", async () => {
     const out = failed(await session.finalize({ tools: [{ id: "GrokBuild:grep" }, { id: "GrokBuild:read_file", nameOverride: "grep" }] }));
     expect(out.violations).toEqual([
-      { entryIndex: 1, toolId: "GrokBuild:read_file", fieldPath: "name_override", message: 'duplicate client_name "grep": already used by GrokBuild:grep. Use name_override to give each tool a unique client-facing name.', expected: "a unique client-facing tool name", badValueJson: '"grep"', category: "duplicate_client_name" },
+      {
+        entryIndex: 1,
+        toolId: "GrokBuild:read_file",
+        fieldPath: "name_override",
+        message: 'duplicate client_name "grep": already used by GrokBuild:grep. Use name_override to give each tool a unique client-facing name.',
+        expected: "a unique client-facing tool name",
+        badValueJson: '"grep"',
+        category: "duplicate_client_name",
+      },
     ]);
   });
 
@@ -176,7 +288,15 @@ describe("validate_config (§3.2)", () => {
     expect(same.violations[0]?.category).toBe("duplicate_client_name");
     const renamed = failed(await session.finalize({ tools: [{ id: "GrokBuild:grep" }, { id: "GrokBuild:grep", nameOverride: "grep2" }] }));
     expect(renamed.violations).toEqual([
-      { entryIndex: 1, toolId: "GrokBuild:grep", fieldPath: "id", message: 'tool "GrokBuild:grep" is listed more than once', expected: "each tool id at most once", badValueJson: '"GrokBuild:grep"', category: "duplicate_tool_id" },
+      {
+        entryIndex: 1,
+        toolId: "GrokBuild:grep",
+        fieldPath: "id",
+        message: 'tool "GrokBuild:grep" is listed more than once',
+        expected: "each tool id at most once",
+        badValueJson: '"GrokBuild:grep"',
+        category: "duplicate_tool_id",
+      },
     ]);
   });
 
@@ -190,9 +310,17 @@ describe("validate_config (§3.2)", () => {
   it("rejects mixing the standard and hashline file bundles", async () => {
     const out = failed(await session.finalize({ tools: [{ id: "GrokBuild:grep" }, { id: "GrokBuildHashline:hashline_read" }] }));
     expect(out.violations).toEqual([
-      { toolId: "(file-toolset)", fieldPath: "tools", message: "mixed standard and hashline file tools are not allowed. Use either the standard bundle (read_file, search_replace, grep) or the hashline bundle (hashline_read, hashline_edit, hashline_grep), not both.", category: "file_toolset_conflict" },
+      {
+        toolId: "(file-toolset)",
+        fieldPath: "tools",
+        message:
+          "mixed standard and hashline file tools are not allowed. Use either the standard bundle (read_file, search_replace, grep) or the hashline bundle (hashline_read, hashline_edit, hashline_grep), not both.",
+        category: "file_toolset_conflict",
+      },
     ]);
-    expect(out.message).toBe("(file-toolset): tools; mixed standard and hashline file tools are not allowed. Use either the standard bundle (read_file, search_replace, grep) or the hashline bundle (hashline_read, hashline_edit, hashline_grep), not both.");
+    expect(out.message).toBe(
+      "(file-toolset): tools; mixed standard and hashline file tools are not allowed. Use either the standard bundle (read_file, search_replace, grep) or the hashline bundle (hashline_read, hashline_edit, hashline_grep), not both.",
+    );
   });
 });
 
@@ -200,7 +328,15 @@ describe("requirements (§3.3)", () => {
   it("lists only the missing bash companions", async () => {
     const out = failed(await session.finalize({ tools: [{ id: "GrokBuild:run_terminal_cmd" }, { id: "GrokBuild:kill_task" }] }));
     expect(out.violations).toEqual([
-      { entryIndex: 0, toolId: "GrokBuild:run_terminal_cmd", fieldPath: "params.enabled_background", message: "enabled_background=true requires GrokBuild:get_task_output so background bash tasks can be observed and cancelled", expected: "set enabled_background=false or include get_task_output and kill_task", badValueJson: "true", category: "requirements" },
+      {
+        entryIndex: 0,
+        toolId: "GrokBuild:run_terminal_cmd",
+        fieldPath: "params.enabled_background",
+        message: "enabled_background=true requires GrokBuild:get_task_output so background bash tasks can be observed and cancelled",
+        expected: "set enabled_background=false or include get_task_output and kill_task",
+        badValueJson: "true",
+        category: "requirements",
+      },
     ]);
   });
 
@@ -222,7 +358,9 @@ describe("requirements (§3.3)", () => {
 
 describe("effective params and the locked toolset", () => {
   it("shallow-merges params_json over the defaults, keeping unknown keys of lenient params", async () => {
-    const out = await session.finalize({ tools: [...BASH_BUNDLE.slice(1), { id: "GrokBuild:run_terminal_cmd", paramsJson: '{"timeout_secs":5,"extra":{"a":1}}' }] });
+    const out = await session.finalize({
+      tools: [...BASH_BUNDLE.slice(1), { id: "GrokBuild:run_terminal_cmd", paramsJson: '{"timeout_secs":5,"extra":{"a":1}}' }],
+    });
     if (!out.ok) throw new Error(out.message);
     expect(out.tools[2]?.params).toEqual({ enabled_background: true, auto_background_on_timeout: false, timeout_secs: 5, extra: { a: 1 } });
     const state = await session.snapshotState();

@@ -7,7 +7,18 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Type, ToolError, ErrorCode, defineNamespace, defineReminder, defineResource, defineTool, defineToolsetRule, type AnyToolDefinition, type RequirementFailure } from "../src/index.js";
+import {
+  Type,
+  ToolError,
+  ErrorCode,
+  defineNamespace,
+  defineReminder,
+  defineResource,
+  defineTool,
+  defineToolsetRule,
+  type AnyToolDefinition,
+  type RequirementFailure,
+} from "../src/index.js";
 import { ToolRegistry, Session, type SessionOptions } from "../src/host.js";
 import { isPlainObject } from "../src/helpers.js";
 
@@ -39,7 +50,8 @@ export const execTool = defineTool({
   contractVersions: ["current", "legacy-0.4.10"],
   description: "Run a command. Read files with ${{ tools.by_kind.read }}. Output is capped at {max_output_bytes} bytes.",
   input: ExecInput,
-  inputSchemaFor: ({ params }) => ((params as ExecParams).enabled_background ? ExecInput : Type.Object({ command: Type.String({ description: "The command to run." }) })),
+  inputSchemaFor: ({ params }) =>
+    (params as ExecParams).enabled_background ? ExecInput : Type.Object({ command: Type.String({ description: "The command to run." }) }),
   output: TextOutput,
   params: {
     resourceId: "grok_build.Bash",
@@ -52,7 +64,14 @@ export const execTool = defineTool({
     ignoreUnknownFields: true,
     check: (p: ExecParams): RequirementFailure[] =>
       p.auto_background_on_timeout && !p.enabled_background
-        ? [{ message: "auto_background_on_timeout requires enabled_background to be true", fieldPath: "params.auto_background_on_timeout", expected: "false (when enabled_background is false)", badValue: true }]
+        ? [
+            {
+              message: "auto_background_on_timeout requires enabled_background to be true",
+              fieldPath: "params.auto_background_on_timeout",
+              expected: "false (when enabled_background is false)",
+              badValue: true,
+            },
+          ]
         : [],
   },
   requires: ({ params, toolset }) => {
@@ -62,12 +81,14 @@ export const execTool = defineTool({
       toolset.hasKind("kill_task_action") ? undefined : "GrokBuild:kill_task",
     ].filter((m): m is string => m !== undefined);
     if (missing.length === 0) return [];
-    return [{
-      message: `enabled_background=true requires ${missing.join(" and ")} so background bash tasks can be observed and cancelled`,
-      fieldPath: "params.enabled_background",
-      expected: "set enabled_background=false or include get_task_output and kill_task",
-      badValue: true,
-    }];
+    return [
+      {
+        message: `enabled_background=true requires ${missing.join(" and ")} so background bash tasks can be observed and cancelled`,
+        fieldPath: "params.enabled_background",
+        expected: "set enabled_background=false or include get_task_output and kill_task",
+        badValue: true,
+      },
+    ];
   },
   async execute(input, ctx) {
     const params = ctx.params as ExecParams;
@@ -75,7 +96,10 @@ export const execTool = defineTool({
     if (input.command.endsWith("&")) {
       throw ToolError.invalidInput(`Remove the background '&' from your command and set ${bg}=true instead.`);
     }
-    return { output: { type: "Text" as const, text: input.command }, promptText: `ran ${input.command} (bg=${String(input.is_background ?? false)}, timeout=${String(params.timeout_secs)}, version=${ctx.contractVersion})` };
+    return {
+      output: { type: "Text" as const, text: input.command },
+      promptText: `ran ${input.command} (bg=${String(input.is_background ?? false)}, timeout=${String(params.timeout_secs)}, version=${ctx.contractVersion})`,
+    };
   },
 });
 
@@ -168,17 +192,25 @@ export const editTool = defineTool({
   requires: ({ params, toolset }) =>
     (params as EditParams).skip_read_before_edit || toolset.hasKind("read")
       ? []
-      : [{
-          message: "skip_read_before_edit=false requires a Read tool in the toolset so files can be read before editing",
-          fieldPath: "params.skip_read_before_edit",
-          expected: "set skip_read_before_edit=true or include a Read tool such as GrokBuild:read_file",
-          badValue: false,
-        }],
+      : [
+          {
+            message: "skip_read_before_edit=false requires a Read tool in the toolset so files can be read before editing",
+            fieldPath: "params.skip_read_before_edit",
+            expected: "set skip_read_before_edit=true or include a Read tool such as GrokBuild:read_file",
+            badValue: false,
+          },
+        ],
   async execute(input, ctx) {
     if (input.old_string === "missing") {
-      throw new ToolError(ErrorCode.NO_MATCHES, `The string to replace was not found in the file, use the ${ctx.names.tool("read") ?? ""} tool to see the correct string.`);
+      throw new ToolError(
+        ErrorCode.NO_MATCHES,
+        `The string to replace was not found in the file, use the ${ctx.names.tool("read") ?? ""} tool to see the correct string.`,
+      );
     }
-    return { output: { type: "Text" as const, text: `${input.file_path}` }, promptText: `edited ${input.file_path} replace_all=${String(input.replace_all ?? false)}` };
+    return {
+      output: { type: "Text" as const, text: `${input.file_path}` },
+      promptText: `edited ${input.file_path} replace_all=${String(input.replace_all ?? false)}`,
+    };
   },
 });
 
@@ -231,7 +263,15 @@ export const enterPlanTool = defineTool({
   input: Type.Object({}),
   output: TextOutput,
   requires: ({ toolset }) =>
-    toolset.hasTool("GrokBuild:exit_plan_mode") ? [] : [{ message: "enter_plan_mode requires GrokBuild:exit_plan_mode so plan mode can always be exited", fieldPath: "tools", expected: "include GrokBuild:exit_plan_mode" }],
+    toolset.hasTool("GrokBuild:exit_plan_mode")
+      ? []
+      : [
+          {
+            message: "enter_plan_mode requires GrokBuild:exit_plan_mode so plan mode can always be exited",
+            fieldPath: "tools",
+            expected: "include GrokBuild:exit_plan_mode",
+          },
+        ],
   async execute() {
     return { output: { type: "Text" as const, text: "" }, promptText: "" };
   },
@@ -244,7 +284,15 @@ export const exitPlanTool = defineTool({
   input: Type.Object({}),
   output: TextOutput,
   requires: ({ toolset }) =>
-    toolset.hasTool("GrokBuild:enter_plan_mode") ? [] : [{ message: "exit_plan_mode requires GrokBuild:enter_plan_mode so plan mode can be entered before exiting", fieldPath: "tools", expected: "include GrokBuild:enter_plan_mode" }],
+    toolset.hasTool("GrokBuild:enter_plan_mode")
+      ? []
+      : [
+          {
+            message: "exit_plan_mode requires GrokBuild:enter_plan_mode so plan mode can be entered before exiting",
+            fieldPath: "tools",
+            expected: "include GrokBuild:enter_plan_mode",
+          },
+        ],
   async execute() {
     return { output: { type: "Text" as const, text: "" }, promptText: "" };
   },
@@ -258,8 +306,15 @@ const managedTools = ["run_terminal_cmd", "read_file", "search_replace", "list_d
 export const bundleRule = defineToolsetRule({
   id: "file_toolset_conflict",
   check: ({ toolIds }) =>
-    toolIds.some((id) => ["GrokBuild:read_file", "GrokBuild:search_replace", "GrokBuild:grep"].includes(id)) && toolIds.some((id) => id.startsWith("GrokBuildHashline:"))
-      ? [{ toolId: "(file-toolset)", message: "mixed standard and hashline file tools are not allowed. Use either the standard bundle (read_file, search_replace, grep) or the hashline bundle (hashline_read, hashline_edit, hashline_grep), not both." }]
+    toolIds.some((id) => ["GrokBuild:read_file", "GrokBuild:search_replace", "GrokBuild:grep"].includes(id)) &&
+    toolIds.some((id) => id.startsWith("GrokBuildHashline:"))
+      ? [
+          {
+            toolId: "(file-toolset)",
+            message:
+              "mixed standard and hashline file tools are not allowed. Use either the standard bundle (read_file, search_replace, grep) or the hashline bundle (hashline_read, hashline_edit, hashline_grep), not both.",
+          },
+        ]
       : [],
 });
 
@@ -315,5 +370,11 @@ export async function tempDirs(): Promise<{ workspace: string; stateDir: string;
 
 /** A session over the test namespaces. */
 export function makeSession(dirs: { workspace: string; stateDir: string }, extra: Partial<SessionOptions> = {}): Session {
-  return new Session({ registry: ToolRegistry.of([grokBuild, hashline, concise]), workspace: dirs.workspace, stateDir: dirs.stateDir, validateOutputs: true, ...extra });
+  return new Session({
+    registry: ToolRegistry.of([grokBuild, hashline, concise]),
+    workspace: dirs.workspace,
+    stateDir: dirs.stateDir,
+    validateOutputs: true,
+    ...extra,
+  });
 }

@@ -3,7 +3,19 @@
  * field filtering and CONCISE, advertised output schema/fields/formats, output validation,
  * and stream chunking.
  */
-import { DEFAULT_STREAM_CHUNK_SIZE_BYTES, TruncationSettings, assertToolOutput, describedOutputLimit, resolveOutputLimit, chunkUtf8, describeTool, validateStreamChunkSize, validateToolOutput, Session, ToolRegistry } from "../src/host.js";
+import {
+  DEFAULT_STREAM_CHUNK_SIZE_BYTES,
+  TruncationSettings,
+  assertToolOutput,
+  describedOutputLimit,
+  resolveOutputLimit,
+  chunkUtf8,
+  describeTool,
+  validateStreamChunkSize,
+  validateToolOutput,
+  Session,
+  ToolRegistry,
+} from "../src/host.js";
 import { ErrorCode, Type, defineNamespace, defineTool } from "../src/index.js";
 import { TRUNCATION_MARKER, estimateTokens, truncateHeadTail, truncateUtf8 } from "../src/helpers.js";
 import { counterTool, makeSession, readTool, tempDirs } from "./fixtures.js";
@@ -38,7 +50,13 @@ describe("truncation settings (§8.4)", () => {
   });
 
   it("lets a spec ignore the truncation config (grep, list_dir) and pick its built-in by behaviour version", () => {
-    const spec = { key: "list_dir", builtin: 10_000, builtinByVersion: { "legacy-0.4.10": 40_000 }, fromParams: (p: { max: number | null }) => p.max, truncationConfig: "ignored" as const };
+    const spec = {
+      key: "list_dir",
+      builtin: 10_000,
+      builtinByVersion: { "legacy-0.4.10": 40_000 },
+      fromParams: (p: { max: number | null }) => p.max,
+      truncationConfig: "ignored" as const,
+    };
     const configured = new TruncationSettings({ defaultMaxOutputBytes: 5, perToolMaxOutputBytes: { list_dir: 7 } });
     expect(configured.resolve(spec, { max: null })).toEqual({ limit: 10_000, source: "builtin" });
     expect(configured.resolve(spec, { max: null }, "current")).toEqual({ limit: 10_000, source: "builtin" });
@@ -63,10 +81,17 @@ describe("truncation settings (§8.4)", () => {
     const dirs = await tempDirs();
     try {
       const registry = ToolRegistry.of([defineNamespace({ name: "Limits", apiVersion: 1, tools: [limited] })]);
-      const cases: [Record<string, number> | undefined, number][] = [[undefined, 1234], [{ limited: 77 }, 77], [{ renamed: 5 }, 1234]];
+      const cases: [Record<string, number> | undefined, number][] = [
+        [undefined, 1234],
+        [{ limited: 77 }, 77],
+        [{ renamed: 5 }, 1234],
+      ];
       for (const [perTool, expected] of cases) {
         const session = new Session({ registry, workspace: dirs.workspace, stateDir: dirs.stateDir });
-        const out = await session.finalize({ tools: [{ id: "Limits:limited", nameOverride: "renamed" }], ...(perTool ? { truncation: { perToolMaxOutputBytes: perTool } } : {}) });
+        const out = await session.finalize({
+          tools: [{ id: "Limits:limited", nameOverride: "renamed" }],
+          ...(perTool ? { truncation: { perToolMaxOutputBytes: perTool } } : {}),
+        });
         if (!out.ok) throw new Error(out.message);
         expect(out.tools[0]!.description).toBe(`Output is cut at ${expected} bytes.`);
         const call = await session.execute({ toolName: "renamed", inputJson: "{}" });
@@ -104,7 +129,13 @@ describe("execution metadata and shaping", () => {
     const r = await session.execute({ toolName: "read_file", inputJson: '{"target_file":"big"}', callId: "c1" });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.callId).toBe("c1");
-    expect(r.metadata).toEqual({ durationMs: expect.any(Number), estimatedTokens: estimateTokens(r.promptText), truncated: true, toolVersion: "9.9.9", contractVersion: "current" });
+    expect(r.metadata).toEqual({
+      durationMs: expect.any(Number),
+      estimatedTokens: estimateTokens(r.promptText),
+      truncated: true,
+      toolVersion: "9.9.9",
+      contractVersion: "current",
+    });
     expect(estimateTokens("abcdefg")).toBe(1);
     expect(estimateTokens("😀😀")).toBe(2);
     const small = await session.execute({ toolName: "read_file", inputJson: '{"target_file":"a"}' });
@@ -169,7 +200,12 @@ describe("output fields of union outputs", () => {
       },
     });
     const dirs = await tempDirs();
-    const s = new Session({ registry: ToolRegistry.of([defineNamespace({ name: "U", apiVersion: 1, tools: [union] })]), workspace: dirs.workspace, stateDir: dirs.stateDir, validateOutputs: true });
+    const s = new Session({
+      registry: ToolRegistry.of([defineNamespace({ name: "U", apiVersion: 1, tools: [union] })]),
+      workspace: dirs.workspace,
+      stateDir: dirs.stateDir,
+      validateOutputs: true,
+    });
     await s.finalize({ tools: [{ id: "U:union" }] });
     const info = describeTool(s, "union")!;
     expect(info.outputFields.map((f) => [f.name, f.jsonType, f.description])).toEqual([

@@ -27,23 +27,50 @@ afterEach(async () => {
 });
 
 async function versions(preset: string | undefined, overrides: Record<string, string> = {}): Promise<Record<string, string>> {
-  const out = await session.finalize({ tools: ALL.map((t) => (overrides[t.id] === undefined ? t : { ...t, behaviorVersion: overrides[t.id] })), ...(preset === undefined ? {} : { behaviorPreset: preset }) });
+  const out = await session.finalize({
+    tools: ALL.map((t) => (overrides[t.id] === undefined ? t : { ...t, behaviorVersion: overrides[t.id] })),
+    ...(preset === undefined ? {} : { behaviorPreset: preset }),
+  });
   if (!out.ok) throw new Error(out.message);
   return Object.fromEntries(out.tools.map((t) => [t.fqId.split(":")[1], t.contractVersion]));
 }
 
 describe("presets", () => {
   it("current (also the default for an absent or empty preset)", async () => {
-    expect(await versions(undefined)).toEqual({ run_terminal_cmd: "current", read_file: "current", search_replace: "current", grep: "current", get_task_output: "current", kill_task: "current", todo_write: "" });
+    expect(await versions(undefined)).toEqual({
+      run_terminal_cmd: "current",
+      read_file: "current",
+      search_replace: "current",
+      grep: "current",
+      get_task_output: "current",
+      kill_task: "current",
+      todo_write: "",
+    });
     expect(resolveContractVersion("", "GrokBuild:grep", ["current"], undefined).ok).toBe(false);
   });
 
   it("legacy-0.4.10 pins six tools; grep falls back to current", async () => {
-    expect(await versions("legacy-0.4.10")).toEqual({ run_terminal_cmd: "legacy-0.4.10", read_file: "legacy-0.4.10", search_replace: "legacy-0.4.10", grep: "current", get_task_output: "legacy-0.4.10", kill_task: "legacy-0.4.10", todo_write: "" });
+    expect(await versions("legacy-0.4.10")).toEqual({
+      run_terminal_cmd: "legacy-0.4.10",
+      read_file: "legacy-0.4.10",
+      search_replace: "legacy-0.4.10",
+      grep: "current",
+      get_task_output: "legacy-0.4.10",
+      kill_task: "legacy-0.4.10",
+      todo_write: "",
+    });
   });
 
   it("release-0.1.157 pins every managed tool to current", async () => {
-    expect(await versions("release-0.1.157")).toEqual({ run_terminal_cmd: "current", read_file: "current", search_replace: "current", grep: "current", get_task_output: "current", kill_task: "current", todo_write: "" });
+    expect(await versions("release-0.1.157")).toEqual({
+      run_terminal_cmd: "current",
+      read_file: "current",
+      search_replace: "current",
+      grep: "current",
+      get_task_output: "current",
+      kill_task: "current",
+      todo_write: "",
+    });
   });
 
   it("a per-tool behavior_version wins over the preset", async () => {
@@ -54,7 +81,10 @@ describe("presets", () => {
   });
 
   it("an explicitly empty behavior_version is an override, and not a supported version", () => {
-    expect(resolveContractVersion("current", "GrokBuild:read_file", ["current", "legacy-0.4.10"], "")).toEqual({ ok: false, message: 'version "" is not supported for tool "GrokBuild:read_file"; supported versions: [current, legacy-0.4.10]' });
+    expect(resolveContractVersion("current", "GrokBuild:read_file", ["current", "legacy-0.4.10"], "")).toEqual({
+      ok: false,
+      message: 'version "" is not supported for tool "GrokBuild:read_file"; supported versions: [current, legacy-0.4.10]',
+    });
   });
 
   it("reports contract_version in ToolInfo and ExecutionMetadata", async () => {
@@ -84,14 +114,30 @@ describe("lifecycle messages", () => {
   };
 
   it("words every resolution outcome as the reference does", () => {
-    expect(resolveContractVersion("gone", "GrokBuild:grep", ["current"], undefined, catalog)).toEqual({ ok: false, message: 'behavior_preset "gone" is scheduled for removal and cannot be used' });
-    expect(resolveContractVersion("current", "GrokBuild:kill_task", ["current", "legacy-0.4.10"], "legacy-0.4.10", catalog)).toEqual({ ok: false, message: 'behavior_version "legacy-0.4.10" for tool "GrokBuild:kill_task" is scheduled for removal. Use "current" instead.' });
+    expect(resolveContractVersion("gone", "GrokBuild:grep", ["current"], undefined, catalog)).toEqual({
+      ok: false,
+      message: 'behavior_preset "gone" is scheduled for removal and cannot be used',
+    });
+    expect(resolveContractVersion("current", "GrokBuild:kill_task", ["current", "legacy-0.4.10"], "legacy-0.4.10", catalog)).toEqual({
+      ok: false,
+      message: 'behavior_version "legacy-0.4.10" for tool "GrokBuild:kill_task" is scheduled for removal. Use "current" instead.',
+    });
     expect(resolveContractVersion("old", "GrokBuild:read_file", ["current", "legacy-0.4.10"], undefined, catalog)).toEqual({
       ok: true,
       version: "legacy-0.4.10",
       warnings: [
-        { fqToolId: "", deprecatedVersion: "old", replacement: "current", message: 'behavior_preset "old" is deprecated and will be removed in a future release' },
-        { fqToolId: "GrokBuild:read_file", deprecatedVersion: "legacy-0.4.10", replacement: "current", message: "GrokBuild:read_file version 'legacy-0.4.10' is deprecated: gitignore is ignored. Use 'current' instead." },
+        {
+          fqToolId: "",
+          deprecatedVersion: "old",
+          replacement: "current",
+          message: 'behavior_preset "old" is deprecated and will be removed in a future release',
+        },
+        {
+          fqToolId: "GrokBuild:read_file",
+          deprecatedVersion: "legacy-0.4.10",
+          replacement: "current",
+          message: "GrokBuild:read_file version 'legacy-0.4.10' is deprecated: gitignore is ignored. Use 'current' instead.",
+        },
       ],
     });
     expect(resolveContractVersion("current", "GrokBuild:list_dir", ["current", "legacy-0.4.10"], "legacy-0.4.10", catalog)).toMatchObject({
@@ -107,7 +153,16 @@ describe("lifecycle messages", () => {
     expect(out.warnings.map((w) => w.fqToolId)).toEqual(["", "GrokBuild:read_file"]);
     const s2 = makeSession(dirs, { versionCatalog: catalog });
     const bad = await s2.finalize({ tools: [{ id: "GrokBuild:grep" }], behaviorPreset: "gone" });
-    expect(bad.ok || bad.violations).toEqual([{ entryIndex: 0, toolId: "GrokBuild:grep", fieldPath: "behavior_version", message: 'behavior_preset "gone" is scheduled for removal and cannot be used', badValueJson: '""', category: "behavior_version" }]);
+    expect(bad.ok || bad.violations).toEqual([
+      {
+        entryIndex: 0,
+        toolId: "GrokBuild:grep",
+        fieldPath: "behavior_version",
+        message: 'behavior_preset "gone" is scheduled for removal and cannot be used',
+        badValueJson: '""',
+        category: "behavior_version",
+      },
+    ]);
     await s.close();
     await s2.close();
   });

@@ -13,7 +13,14 @@ const ENTRIES = ["index", "host", "fs", "helpers", "testing"] as const;
 
 const program = ts.createProgram(
   ENTRIES.map((e) => path.join(root, "src", `${e}.ts`)),
-  { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true },
+  {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+  },
 );
 const checker = program.getTypeChecker();
 
@@ -33,7 +40,10 @@ function exportsOf(entry: string): Exported[] {
       const kind = target.flags & ts.SymbolFlags.Value ? ("value" as const) : ("type" as const);
       // Documented where it is declared, or on the entry's export statement (re-exported third-party names).
       const onExport = (symbol.getDeclarations() ?? []).some((d) => ts.isExportSpecifier(d) && ts.getJSDocCommentsAndTags(d.parent.parent).length > 0);
-      const documented = onExport || (target.getDeclarations() ?? []).some((d) => ts.getJSDocCommentsAndTags(d).length > 0) || target.getDocumentationComment(checker).length > 0;
+      const documented =
+        onExport ||
+        (target.getDeclarations() ?? []).some((d) => ts.getJSDocCommentsAndTags(d).length > 0) ||
+        target.getDocumentationComment(checker).length > 0;
       return { name: symbol.getName(), kind, documented };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -41,7 +51,10 @@ function exportsOf(entry: string): Exported[] {
 
 describe.each(ENTRIES)("entry %s", (entry) => {
   it("exports what its API file lists", () => {
-    const listed = exportsOf(entry).map((e) => `${e.kind} ${e.name}`).join("\n") + "\n";
+    const listed =
+      exportsOf(entry)
+        .map((e) => `${e.kind} ${e.name}`)
+        .join("\n") + "\n";
     const file = path.join(root, "test", "api", `${entry}.api.txt`);
     if (process.env.UPDATE_API === "1") writeFileSync(file, listed);
     expect(listed).toBe(readFileSync(file, "utf8"));
@@ -57,6 +70,11 @@ describe("the root entry", () => {
 
   it("is what the running module exports (its values)", async () => {
     const loaded = Object.keys(await import("../src/index.js")).sort();
-    expect(loaded).toEqual(exportsOf("index").filter((e) => e.kind === "value").map((e) => e.name).sort());
+    expect(loaded).toEqual(
+      exportsOf("index")
+        .filter((e) => e.kind === "value")
+        .map((e) => e.name)
+        .sort(),
+    );
   });
 });

@@ -7,7 +7,6 @@ import { Type, defineNamespace, defineReminder, defineTool } from "../src/index.
 import { formatWithReminders, wrapReminder } from "../src/helpers.js";
 import { concise, grokBuild, hashline, makeSession, tempDirs } from "./fixtures.js";
 
-
 describe("formatting", () => {
   it("wraps each reminder and appends them after a blank line", () => {
     expect(wrapReminder("Some reminder text")).toBe("<system-reminder>\nSome reminder text\n</system-reminder>");
@@ -32,13 +31,25 @@ describe("in a session", () => {
   it("is forced off by a GrokBuildConcise tool", async () => {
     await session.finalize({ tools: [{ id: "GrokBuildConcise:read_file" }, { id: "GrokBuild:todo_write" }], systemRemindersEnabled: true });
     expect(session.configuration.getSystemReminders()).toBe(false);
-    expect(session.configuration.setSystemReminders(true)).toEqual({ success: false, message: "System reminders stay disabled: a GrokBuildConcise tool is configured", enabled: false });
+    expect(session.configuration.setSystemReminders(true)).toEqual({
+      success: false,
+      message: "System reminders stay disabled: a GrokBuildConcise tool is configured",
+      enabled: false,
+    });
   });
 
   it("runs tool-declared reminders once, renders names, and skips failing ones", async () => {
     let runs = 0;
-    const hint = defineReminder({ id: "hint", collect: (ctx) => (runs++, [ctx.render("Prefer ${{ tools.by_kind.search }} for ${{ tools.by_kind.missing }}searching."), ""]) });
-    const broken = defineReminder({ id: "broken", collect: () => { throw new Error("boom"); } });
+    const hint = defineReminder({
+      id: "hint",
+      collect: (ctx) => (runs++, [ctx.render("Prefer ${{ tools.by_kind.search }} for ${{ tools.by_kind.missing }}searching."), ""]),
+    });
+    const broken = defineReminder({
+      id: "broken",
+      collect: () => {
+        throw new Error("boom");
+      },
+    });
     const t = (id: string) =>
       defineTool({
         id,

@@ -101,11 +101,18 @@ describe("persistence", () => {
     await mkdir(path.join(dirs.stateDir, "s1"), { recursive: true });
     await writeFile(
       path.join(dirs.stateDir, "s1", STATE_FILE_NAME),
-      JSON.stringify({ schema_version: 1, params: { "grok_build.Bash": { enabled_background: false, auto_background_on_timeout: false, timeout_secs: 9 } }, state: { "test.Counter": { count: 7 }, "unknown.Thing": { a: 1 } } }),
+      JSON.stringify({
+        schema_version: 1,
+        params: { "grok_build.Bash": { enabled_background: false, auto_background_on_timeout: false, timeout_secs: 9 } },
+        state: { "test.Counter": { count: 7 }, "unknown.Thing": { a: 1 } },
+      }),
     );
     const s = open();
     await s.finalize({ tools: [...BASH_BUNDLE] });
-    expect(await s.snapshotState()).toEqual({ params: { "grok_build.Bash": { enabled_background: true, auto_background_on_timeout: false, timeout_secs: null } }, state: { "test.Counter": { count: 7 } } });
+    expect(await s.snapshotState()).toEqual({
+      params: { "grok_build.Bash": { enabled_background: true, auto_background_on_timeout: false, timeout_secs: null } },
+      state: { "test.Counter": { count: 7 } },
+    });
     // Ids nobody declared are not shown, but the state file keeps them, and a resource
     // registered later (a tool that did not declare it) picks its value up.
     expect((await stateFile()).state).toEqual({ "test.Counter": { count: 7 }, "unknown.Thing": { a: 1 } });
@@ -178,7 +185,10 @@ describe("initial_tool_state_json", () => {
     const initial = { params: { "grok_build.Bash": { enabled_background: false } }, state: { "test.Counter": { count: "many" }, "nobody.Knows": { x: 1 } } };
     const out = await s.finalize({ tools: [...BASH_BUNDLE, { id: "GrokBuild:counter" }], initialToolStateJson: JSON.stringify(initial) });
     expect(out.ok).toBe(true);
-    expect(await s.snapshotState()).toEqual({ params: { "grok_build.Bash": { enabled_background: true, auto_background_on_timeout: false, timeout_secs: null } }, state: { "test.Counter": { count: 3 } } });
+    expect(await s.snapshotState()).toEqual({
+      params: { "grok_build.Bash": { enabled_background: true, auto_background_on_timeout: false, timeout_secs: null } },
+      state: { "test.Counter": { count: 3 } },
+    });
   });
 
   it.each([
@@ -191,7 +201,9 @@ describe("initial_tool_state_json", () => {
     const s = open();
     const out = await s.finalize({ tools: [{ id: "GrokBuild:counter" }], initialToolStateJson: json });
     if (out.ok) throw new Error("expected failure");
-    expect(out.violations).toEqual([expect.objectContaining({ toolId: "(global)", fieldPath: "initial_tool_state_json", message, category: "initial_tool_state_json" })]);
+    expect(out.violations).toEqual([
+      expect.objectContaining({ toolId: "(global)", fieldPath: "initial_tool_state_json", message, category: "initial_tool_state_json" }),
+    ]);
     expect(({} as Record<string, unknown>).count).toBeUndefined();
     expect(s.finalized).toBe(false);
   });
@@ -206,10 +218,14 @@ describe("group commit", () => {
   it("writes once for the first commit and once more for every commit that arrives during it", async () => {
     let snapshots = 0;
     let value = 0;
-    const persister = new StatePersister(path.join(dirs.stateDir, "g"), () => {
-      snapshots++;
-      return { state: { "test.Value": { value } } };
-    }, silentLogger);
+    const persister = new StatePersister(
+      path.join(dirs.stateDir, "g"),
+      () => {
+        snapshots++;
+        return { state: { "test.Value": { value } } };
+      },
+      silentLogger,
+    );
     value = 1;
     persister.markDirty();
     const first = persister.commit();
@@ -232,10 +248,14 @@ describe("group commit", () => {
   it("joins the queued write when a commit arrives just after the write in flight ended", async () => {
     let snapshots = 0;
     let value = 0;
-    const persister = new StatePersister(path.join(dirs.stateDir, "q"), () => {
-      snapshots++;
-      return { state: { v: value } };
-    }, silentLogger);
+    const persister = new StatePersister(
+      path.join(dirs.stateDir, "q"),
+      () => {
+        snapshots++;
+        return { state: { v: value } };
+      },
+      silentLogger,
+    );
     value = 1;
     persister.markDirty();
     const first = persister.commit();
@@ -257,7 +277,7 @@ describe("group commit", () => {
     const persister = new StatePersister(path.join(dirs.stateDir, "r"), () => ({ state: { v: value } }), silentLogger);
     const readValue = async () => (JSON.parse(await readFile(persister.file, "utf8")) as { state: { v: number } }).state.v;
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const pauses = [() => Promise.resolve(), () => new Promise((r) => setImmediate(r)), () => new Promise((r) => setTimeout(r, 1))];
     const committed = await Promise.all(
       Array.from({ length: 200 }, async () => {

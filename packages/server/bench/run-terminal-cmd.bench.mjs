@@ -78,7 +78,9 @@ try {
     console.log(`[${pace}] bash -c true (direct spawn)      median ${spawnMs.toFixed(2)} ms`);
     console.log(`[${pace}] empty gRPC round trip            median ${rpcMs.toFixed(2)} ms`);
     console.log(`[${pace}] run_terminal_cmd "true" via gRPC median ${toolMs.toFixed(2)} ms`);
-    console.log(`[${pace}] ratio tool / (spawn + rpc) = ${ratio.toFixed(2)}x${gapMs !== 0 ? ` (target <= 1.5x)${smoke ? " [smoke: not judged]" : ""}` : " (reported)"}`);
+    console.log(
+      `[${pace}] ratio tool / (spawn + rpc) = ${ratio.toFixed(2)}x${gapMs !== 0 ? ` (target <= 1.5x)${smoke ? " [smoke: not judged]" : ""}` : " (reported)"}`,
+    );
   }
   if (!smoke && judged > 1.5) process.exitCode = 1;
 } finally {

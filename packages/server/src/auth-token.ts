@@ -24,7 +24,8 @@ export interface AuthToken {
  * a message for the user when the source is unusable.
  */
 export function readAuthToken(flags: { authToken?: string; authTokenFile?: string }, env: NodeJS.ProcessEnv): AuthToken | undefined {
-  if (flags.authToken !== undefined && flags.authTokenFile !== undefined) throw new Error("--auth-token and --auth-token-file go one at a time: give the token once.");
+  if (flags.authToken !== undefined && flags.authTokenFile !== undefined)
+    throw new Error("--auth-token and --auth-token-file go one at a time: give the token once.");
   if (flags.authTokenFile !== undefined) {
     const fromStdin = flags.authTokenFile === "-";
     let text: string;
@@ -33,7 +34,10 @@ export function readAuthToken(flags: { authToken?: string; authTokenFile?: strin
     } catch (error) {
       throw new Error(`Cannot read the token file ${fromStdin ? "(stdin)" : flags.authTokenFile}: ${(error as Error).message.replace(/^\w+: /, "")}`);
     }
-    return { token: checkToken(text.trim(), fromStdin ? "the token read from stdin" : `the token file ${flags.authTokenFile}`), source: fromStdin ? "stdin" : "file" };
+    return {
+      token: checkToken(text.trim(), fromStdin ? "the token read from stdin" : `the token file ${flags.authTokenFile}`),
+      source: fromStdin ? "stdin" : "file",
+    };
   }
   if (flags.authToken !== undefined) return { token: checkToken(flags.authToken, "--auth-token"), source: "flag" };
   const fromEnv = env[AUTH_TOKEN_ENV];

@@ -78,7 +78,11 @@ export async function main(argv: string[]): Promise<void> {
     .option("--allow-path <dir...>", "extra folders file tools may reach besides the workspace")
     .addOption(new Option("--fs-scope <scope>", "path confinement of file tools").choices(["workspace", "any"]).default("workspace"))
     .option("--namespace <package...>", "extra tool namespace packages to load")
-    .addOption(new Option("--gitignore <mode>", "honour .gitignore in file tools: off, edits (search_replace), all (read_file too)").choices(["off", "edits", "all"]).default("off"))
+    .addOption(
+      new Option("--gitignore <mode>", "honour .gitignore in file tools: off, edits (search_replace), all (read_file too)")
+        .choices(["off", "edits", "all"])
+        .default("off"),
+    )
     .option("--agent <file>", "agent definition (JSON, or Markdown with front matter) for the agent RPCs")
     .option("--auth-token-file <path>", "read the bearer token from a file, or from stdin with '-' (preferred: never visible to other processes)")
     .option("--auth-token <token>", `require 'authorization: Bearer <token>' (or ${AUTH_TOKEN_ENV})`)
@@ -123,7 +127,10 @@ export async function main(argv: string[]): Promise<void> {
   if (authToken !== undefined) {
     const hidden = scrubAuthToken(authToken);
     if (!hidden.argv || !hidden.environ) {
-      log.warn({ argvMasked: hidden.argv, environMasked: hidden.environ }, `the token may stay visible in /proc/${process.pid}; pass it with --auth-token-file`);
+      log.warn(
+        { argvMasked: hidden.argv, environMasked: hidden.environ },
+        `the token may stay visible in /proc/${process.pid}; pass it with --auth-token-file`,
+      );
     }
   } else {
     delete process.env[AUTH_TOKEN_ENV];
@@ -135,9 +142,14 @@ export async function main(argv: string[]): Promise<void> {
     usage((error as Error).message);
   }
   if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) usage("--tls-cert and --tls-key go together");
-  const tls = opts.tlsCert && opts.tlsKey
-    ? { cert: readFlagFile("--tls-cert", opts.tlsCert), key: readFlagFile("--tls-key", opts.tlsKey), ...(opts.tlsClientCa ? { ca: readFlagFile("--tls-client-ca", opts.tlsClientCa) } : {}) }
-    : undefined;
+  const tls =
+    opts.tlsCert && opts.tlsKey
+      ? {
+          cert: readFlagFile("--tls-cert", opts.tlsCert),
+          key: readFlagFile("--tls-key", opts.tlsKey),
+          ...(opts.tlsClientCa ? { ca: readFlagFile("--tls-client-ca", opts.tlsClientCa) } : {}),
+        }
+      : undefined;
   if (!isLoopbackAddress(opts.listen) && !authToken && !tls && !opts.insecure) {
     usage(`refusing to listen on ${opts.listen} without --auth-token-file (or --auth-token) or TLS; pass --insecure to do it anyway`);
   }

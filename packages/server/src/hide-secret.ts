@@ -58,7 +58,10 @@ function memoryBounds(): Bounds | undefined {
     return undefined;
   }
   // Fields after the parenthesised command name start at field 3.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).trim().split(" ");
+  const fields = stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .trim()
+    .split(" ");
   const field = (n: number) => Number(fields[n - 3]);
   const bounds = { argStart: field(48), argEnd: field(49), envStart: field(50), envEnd: field(51) };
   const valid = Object.values(bounds).every((v) => Number.isSafeInteger(v) && v > 0) && bounds.argEnd > bounds.argStart && bounds.envEnd >= bounds.envStart;

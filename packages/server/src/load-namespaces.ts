@@ -43,7 +43,9 @@ export async function loadNamespaces(specifiers: readonly string[], fromDir: str
     const candidate = module.default ?? module.namespace;
     if (!isNamespace(candidate)) {
       const problems = namespaceProblems(candidate);
-      throw new Error(`Package "${specifier}" does not default-export a namespace made with defineNamespace()${problems.length ? `: ${problems.join("; ")}` : ""}`);
+      throw new Error(
+        `Package "${specifier}" does not default-export a namespace made with defineNamespace()${problems.length ? `: ${problems.join("; ")}` : ""}`,
+      );
     }
     namespaces.push(candidate);
   }

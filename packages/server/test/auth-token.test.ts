@@ -23,7 +23,11 @@ async function listToolsStatus(address: string, token?: string): Promise<number>
   const metadata = new Metadata();
   if (token !== undefined) metadata.set("authorization", `Bearer ${token}`);
   try {
-    return await new Promise<number>((resolve) => client.listTools({ includeDisabled: false, includeSchemas: false } as never, metadata, (error: ServiceError | null) => resolve(error ? error.code : status.OK)));
+    return await new Promise<number>((resolve) =>
+      client.listTools({ includeDisabled: false, includeSchemas: false } as never, metadata, (error: ServiceError | null) =>
+        resolve(error ? error.code : status.OK),
+      ),
+    );
   } finally {
     client.close();
   }
@@ -38,11 +42,21 @@ async function runCommand(address: string, token: string, command: string): Prom
     new Promise<T>((resolve, reject) => invoke((error, response) => (error ? reject(error) : resolve(response))));
   try {
     const fin = await call<{ success: boolean; message: string }>((cb) =>
-      client.finalizeToolConfigRequest(FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "GrokBuild:run_terminal_cmd", paramsJson: JSON.stringify({ enabled_background: false }) }] }), metadata, cb),
+      client.finalizeToolConfigRequest(
+        FinalizeToolServerConfigRequest.fromPartial({
+          tools: [{ id: "GrokBuild:run_terminal_cmd", paramsJson: JSON.stringify({ enabled_background: false }) }],
+        }),
+        metadata,
+        cb,
+      ),
     );
     expect(fin).toMatchObject({ success: true });
     const reply = await call<ExecuteToolResponse>((cb) =>
-      client.executeTool(ExecuteToolRequest.fromPartial({ toolName: "run_terminal_cmd", inputJson: JSON.stringify({ command, description: "print the environment" }) }), metadata, cb),
+      client.executeTool(
+        ExecuteToolRequest.fromPartial({ toolName: "run_terminal_cmd", inputJson: JSON.stringify({ command, description: "print the environment" }) }),
+        metadata,
+        cb,
+      ),
     );
     return JSON.stringify(reply);
   } finally {
@@ -127,7 +141,11 @@ describe("--auth-token and GROK_TOOLS_AUTH_TOKEN", () => {
     expect(seen.environ.split("\0")).toContain(`GROK_TOOLS_AUTH_TOKEN=${"*".repeat(TOKEN.length)}`);
     // What a command run by a tool gets: its environment, and the server's /proc entries if it can see them.
     const pid = server.child.pid!;
-    const output = await runCommand(address, TOKEN, `echo INHERITED=$(env | grep -c '^GROK_TOOLS_AUTH_TOKEN='); env; cat /proc/${pid}/environ /proc/${pid}/cmdline 2>/dev/null | tr '\\0' '\\n'; echo END`);
+    const output = await runCommand(
+      address,
+      TOKEN,
+      `echo INHERITED=$(env | grep -c '^GROK_TOOLS_AUTH_TOKEN='); env; cat /proc/${pid}/environ /proc/${pid}/cmdline 2>/dev/null | tr '\\0' '\\n'; echo END`,
+    );
     expect(output).toContain("PATH=");
     expect(output).toContain("END");
     expect(output).not.toContain(TOKEN);

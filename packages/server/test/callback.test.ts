@@ -31,7 +31,9 @@ async function startHost(): Promise<{ address: string; received: { msg: ToolNoti
     },
     spawnSubagent: (_call: unknown, cb: (e: Error) => void) => cb(new Error("not used")),
   });
-  const port = await new Promise<number>((resolve, reject) => host.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    host.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
   cleanups.push(() => void host.forceShutdown());
   return { address: `127.0.0.1:${port}`, received };
 }
@@ -66,7 +68,11 @@ describe("the host callback", () => {
     expect(response.success).toBe(true);
     expect(response.callbackStatus).toMatchObject({ connected: true, activeSurfaces: ["notifications"] });
     for (const tool of ["enter_plan_mode", "exit_plan_mode"]) {
-      await new Promise((resolve, reject) => client.executeTool(ExecuteToolRequest.fromPartial({ toolName: tool, inputJson: "{}", callId: `call-${tool}` }), (e: ServiceError | null, r) => (e ? reject(e) : resolve(r))));
+      await new Promise((resolve, reject) =>
+        client.executeTool(ExecuteToolRequest.fromPartial({ toolName: tool, inputJson: "{}", callId: `call-${tool}` }), (e: ServiceError | null, r) =>
+          e ? reject(e) : resolve(r),
+        ),
+      );
     }
     const until = Date.now() + 5000;
     while (host.received.length < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));

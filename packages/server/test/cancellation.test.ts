@@ -54,7 +54,10 @@ describe("cancelling a running command over gRPC", () => {
       // setsid grandchild that leaves the process group, and the foreground sleep.
       // (Quoted for an inner shell: a bare `&` is refused when background execution is disabled.)
       const command = `bash -c 'sleep 300.${marker} & setsid sleep 301.${marker} & sleep 302.${marker}'`;
-      const request = ExecuteToolRequest.fromPartial({ toolName: "run_terminal_cmd", inputJson: JSON.stringify({ command, description: "cancel test", timeout: 290_000 }) });
+      const request = ExecuteToolRequest.fromPartial({
+        toolName: "run_terminal_cmd",
+        inputJson: JSON.stringify({ command, description: "cancel test", timeout: 290_000 }),
+      });
       const call = client.executeTool(request, new Metadata(), options.deadline ? { deadline: Date.now() + options.deadline } : {}, (error, response) =>
         error ? resolve(error) : reject(new Error(`the call finished instead of being cancelled: ${JSON.stringify(response)}`)),
       );

@@ -18,25 +18,47 @@ describe("grok-tools-server", () => {
     const agentFile = path.join(dir, "reviewer.md");
     writeFileSync(
       agentFile,
-      ["---", "name: reviewer", "description: Reviews changes.", "tools: [GrokBuild:read_file, GrokBuild:grep]", "completion_requirement:", "  tool: grep", "  reminder: Search first.", "---", "Read with ${{ tools.by_kind.read }} and search with ${{ tools.by_kind.search }}.", ""].join("\n"),
+      [
+        "---",
+        "name: reviewer",
+        "description: Reviews changes.",
+        "tools: [GrokBuild:read_file, GrokBuild:grep]",
+        "completion_requirement:",
+        "  tool: grep",
+        "  reminder: Search first.",
+        "---",
+        "Read with ${{ tools.by_kind.read }} and search with ${{ tools.by_kind.search }}.",
+        "",
+      ].join("\n"),
     );
     const server = start(["--listen", "127.0.0.1:0", "--workspace", dir, "--state-dir", path.join(dir, "state"), "--agent", agentFile]);
     const address = await server.listening;
     expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
     const client = new GrokToolsServiceClient(address, credentials.createInsecure());
-    const info = await new Promise<GetAgentInfoResponse>((resolve, reject) => client.getAgentInfo({}, (e: ServiceError | null, r) => (e ? reject(e) : resolve(r))));
+    const info = await new Promise<GetAgentInfoResponse>((resolve, reject) =>
+      client.getAgentInfo({}, (e: ServiceError | null, r) => (e ? reject(e) : resolve(r))),
+    );
     expect(info).toMatchObject({ name: "reviewer", description: "Reviews changes.", completionRequirement: { tool: "grep", reminder: "Search first." } });
     const fin = await new Promise<{ success: boolean }>((resolve, reject) =>
-      client.finalizeToolConfigRequest(FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "GrokBuild:read_file", nameOverride: "view" }, { id: "GrokBuild:grep" }] }), (e: ServiceError | null, r) => (e ? reject(e) : resolve(r))),
+      client.finalizeToolConfigRequest(
+        FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "GrokBuild:read_file", nameOverride: "view" }, { id: "GrokBuild:grep" }] }),
+        (e: ServiceError | null, r) => (e ? reject(e) : resolve(r)),
+      ),
     );
     expect(fin.success).toBe(true);
-    const prompt = await new Promise<GetSystemPromptResponse>((resolve, reject) => client.getSystemPrompt({ variant: "" }, (e: ServiceError | null, r) => (e ? reject(e) : resolve(r))));
+    const prompt = await new Promise<GetSystemPromptResponse>((resolve, reject) =>
+      client.getSystemPrompt({ variant: "" }, (e: ServiceError | null, r) => (e ? reject(e) : resolve(r))),
+    );
     expect(prompt.systemPrompt).toBe("Read with view and search with grep.");
     client.close();
 
     server.child.kill("SIGTERM");
     expect(await server.exited).toEqual({ code: 0, signal: null });
-    const logs = server.stderr().trim().split("\n").map((line) => JSON.parse(line) as { msg: string });
+    const logs = server
+      .stderr()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { msg: string });
     expect(logs.map((l) => l.msg)).toEqual(expect.arrayContaining(["grok-tools-server ready", "shutting down"]));
   });
 

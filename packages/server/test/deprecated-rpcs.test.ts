@@ -30,7 +30,10 @@ let handlers: ReturnType<typeof createDeprecatedHandlers>;
 
 beforeEach(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), "grok-deprecated-"));
-  const agent = parseAgentDefinition("---\nname: echoer\ntools: [echo]\ncompletion_requirement: {tool: echo, reminder: say it}\n---\nUse ${{ tools.by_kind.other }}.", "markdown");
+  const agent = parseAgentDefinition(
+    "---\nname: echoer\ntools: [echo]\ncompletion_requirement: {tool: echo, reminder: say it}\n---\nUse ${{ tools.by_kind.other }}.",
+    "markdown",
+  );
   session = new Session({ registry: ToolRegistry.of([ns]), workspace: root, stateDir: path.join(root, "state"), agent });
   handlers = createDeprecatedHandlers({ sessionFor: () => session, admit: () => undefined, log: silentLogger });
 });
@@ -47,13 +50,27 @@ function call<Req, Res>(fn: handleUnaryCall<Req, Res>, request: Req): Promise<Re
 }
 
 it("maps the pre-finalize configuration RPCs and FinalizeAgent", async () => {
-  expect(await call(handlers.setToolOverride, { toolName: "echo", toolNameForModel: "say", paramNameOverridesForModel: { text: "words" } })).toEqual({ success: true, message: "Overrides set for Test:echo" });
-  expect(await call(handlers.setToolOptions, { toolName: "echo", optionsJson: '{"loud":true}', replace: false })).toEqual({ success: true, message: "", effectiveOptionsJson: '{"loud":true}' });
-  expect(await call(handlers.getToolOptions, { toolName: "echo", includeSchema: false })).toEqual({ toolName: "Test:echo", effectiveOptionsJson: '{"loud":true}', defaultOptionsJson: '{"loud":false}', configuredOptionsJson: '{"loud":true}' });
+  expect(await call(handlers.setToolOverride, { toolName: "echo", toolNameForModel: "say", paramNameOverridesForModel: { text: "words" } })).toEqual({
+    success: true,
+    message: "Overrides set for Test:echo",
+  });
+  expect(await call(handlers.setToolOptions, { toolName: "echo", optionsJson: '{"loud":true}', replace: false })).toEqual({
+    success: true,
+    message: "",
+    effectiveOptionsJson: '{"loud":true}',
+  });
+  expect(await call(handlers.getToolOptions, { toolName: "echo", includeSchema: false })).toEqual({
+    toolName: "Test:echo",
+    effectiveOptionsJson: '{"loud":true}',
+    defaultOptionsJson: '{"loud":false}',
+    configuredOptionsJson: '{"loud":true}',
+  });
   await expect(call(handlers.getToolOptions, { toolName: "nope", includeSchema: false })).rejects.toMatchObject({ code: GrpcStatus.NOT_FOUND });
   expect(await call(handlers.getSystemPrompt, { variant: "" })).toEqual({ systemPrompt: "Use say.", promptMode: "full" });
   expect(await call(handlers.finalizeAgent, {})).toEqual({ success: true, systemPrompt: "Use say." });
-  await expect(call(handlers.setToolOverride, { toolName: "echo", toolNameForModel: "x", paramNameOverridesForModel: {} })).rejects.toMatchObject({ code: GrpcStatus.FAILED_PRECONDITION });
+  await expect(call(handlers.setToolOverride, { toolName: "echo", toolNameForModel: "x", paramNameOverridesForModel: {} })).rejects.toMatchObject({
+    code: GrpcStatus.FAILED_PRECONDITION,
+  });
   await expect(call(handlers.enableTool, { toolName: "echo" })).rejects.toMatchObject({ code: GrpcStatus.FAILED_PRECONDITION });
   const r = await session.execute({ toolName: "say", inputJson: '{"words":"hi"}' });
   expect(r.ok && r.promptText).toBe("HI");
@@ -67,10 +84,23 @@ it("maps the switches and agent info", async () => {
   expect(await call(handlers.getSystemReminders, {})).toEqual({ enabled: true });
   expect(await call(handlers.setTruncationConfig, { config: { defaultMaxOutputBytes: 100, perToolMaxOutputBytes: { echo: 5 }, maxLinesRead: 9 } })).toEqual({});
   expect(await call(handlers.getTruncationConfig, {})).toEqual({ config: { defaultMaxOutputBytes: 100, perToolMaxOutputBytes: { echo: 5 }, maxLinesRead: 9 } });
-  expect(await call(handlers.getAgentInfo, {})).toEqual({ name: "echoer", description: "", tools: ["echo"], disallowedTools: [], permissionMode: "", outputFormat: "", completionRequirement: { tool: "echo", reminder: "say it" }, toolConfig: {} });
+  expect(await call(handlers.getAgentInfo, {})).toEqual({
+    name: "echoer",
+    description: "",
+    tools: ["echo"],
+    disallowedTools: [],
+    permissionMode: "",
+    outputFormat: "",
+    completionRequirement: { tool: "echo", reminder: "say it" },
+    toolConfig: {},
+  });
   expect(await call(handlers.disableTool, { toolName: "echo" })).toEqual({ success: true, message: "Tool Test:echo disabled" });
   expect(await call(handlers.enableTool, { toolName: "nope" })).toEqual({ success: false, message: "Tool not found: nope" });
-  expect(await call(handlers.resetToolOptions, { toolName: "echo", keysToReset: [] })).toEqual({ success: true, message: "", effectiveOptionsJson: '{"loud":false}' });
+  expect(await call(handlers.resetToolOptions, { toolName: "echo", keysToReset: [] })).toEqual({
+    success: true,
+    message: "",
+    effectiveOptionsJson: '{"loud":false}',
+  });
   expect(await call(handlers.clearToolOverride, { toolName: "echo" })).toEqual({ success: true, message: "No overrides set for Test:echo" });
 });
 

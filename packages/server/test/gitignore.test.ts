@@ -24,9 +24,23 @@ async function readIgnored(mode: "off" | "edits" | "all"): Promise<{ read: Execu
     rmSync(dir, { recursive: true, force: true });
   });
   const call = <T>(fn: (cb: (e: ServiceError | null, r: T) => void) => void) => new Promise<T>((resolve, reject) => fn((e, r) => (e ? reject(e) : resolve(r))));
-  await call((cb) => client.finalizeToolConfigRequest(FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "GrokBuild:read_file" }, { id: "GrokBuild:search_replace", paramsJson: '{"skip_read_before_edit":true}' }] }), cb));
-  const read = await call<ExecuteToolResponse>((cb) => client.executeTool(ExecuteToolRequest.fromPartial({ toolName: "read_file", inputJson: '{"target_file":"secret.env"}' }), cb));
-  const edit = await call<ExecuteToolResponse>((cb) => client.executeTool(ExecuteToolRequest.fromPartial({ toolName: "search_replace", inputJson: '{"file_path":"secret.env","old_string":"1","new_string":"2"}' }), cb));
+  await call((cb) =>
+    client.finalizeToolConfigRequest(
+      FinalizeToolServerConfigRequest.fromPartial({
+        tools: [{ id: "GrokBuild:read_file" }, { id: "GrokBuild:search_replace", paramsJson: '{"skip_read_before_edit":true}' }],
+      }),
+      cb,
+    ),
+  );
+  const read = await call<ExecuteToolResponse>((cb) =>
+    client.executeTool(ExecuteToolRequest.fromPartial({ toolName: "read_file", inputJson: '{"target_file":"secret.env"}' }), cb),
+  );
+  const edit = await call<ExecuteToolResponse>((cb) =>
+    client.executeTool(
+      ExecuteToolRequest.fromPartial({ toolName: "search_replace", inputJson: '{"file_path":"secret.env","old_string":"1","new_string":"2"}' }),
+      cb,
+    ),
+  );
   return { read, edit };
 }
 
@@ -45,6 +59,9 @@ describe("--gitignore", () => {
 
   it("all: read_file refuses it too", async () => {
     const { read } = await readIgnored("all");
-    expect(read.result).toMatchObject({ $case: "error", value: { message: expect.stringMatching(/^Error: .*secret\.env is ignored by \.gitignore and cannot be read\.$/) } });
+    expect(read.result).toMatchObject({
+      $case: "error",
+      value: { message: expect.stringMatching(/^Error: .*secret\.env is ignored by \.gitignore and cannot be read\.$/) },
+    });
   });
 });

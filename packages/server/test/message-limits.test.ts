@@ -31,9 +31,20 @@ let client: GrokToolsServiceClient;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "grok-limits-"));
-  server = createToolsServer({ workspace: dir, stateDir: path.join(dir, ".state"), builtinNamespaces: [defineNamespace({ name: "Test", apiVersion: 1, tools: [big] })], maxMessageBytes: LIMIT_BYTES });
-  client = new GrokToolsServiceClient(await server.listen("127.0.0.1:0"), credentials.createInsecure(), { "grpc.max_receive_message_length": MAX_MESSAGE_BYTES });
-  await new Promise((resolve, reject) => client.finalizeToolConfigRequest({ tools: [{ id: "Test:big", paramsNameOverrides: {} }] } as never, new Metadata(), (e: ServiceError | null, r: unknown) => (e ? reject(e) : resolve(r))));
+  server = createToolsServer({
+    workspace: dir,
+    stateDir: path.join(dir, ".state"),
+    builtinNamespaces: [defineNamespace({ name: "Test", apiVersion: 1, tools: [big] })],
+    maxMessageBytes: LIMIT_BYTES,
+  });
+  client = new GrokToolsServiceClient(await server.listen("127.0.0.1:0"), credentials.createInsecure(), {
+    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
+  });
+  await new Promise((resolve, reject) =>
+    client.finalizeToolConfigRequest({ tools: [{ id: "Test:big", paramsNameOverrides: {} }] } as never, new Metadata(), (e: ServiceError | null, r: unknown) =>
+      e ? reject(e) : resolve(r),
+    ),
+  );
 });
 
 afterAll(async () => {
@@ -43,7 +54,11 @@ afterAll(async () => {
 });
 
 function execute(size: number): Promise<ExecuteToolResponse> {
-  return new Promise((resolve, reject) => client.executeTool({ toolName: "big", inputJson: JSON.stringify({ size }) } as never, new Metadata(), (e: ServiceError | null, r: ExecuteToolResponse) => (e ? reject(e) : resolve(r))));
+  return new Promise((resolve, reject) =>
+    client.executeTool({ toolName: "big", inputJson: JSON.stringify({ size }) } as never, new Metadata(), (e: ServiceError | null, r: ExecuteToolResponse) =>
+      e ? reject(e) : resolve(r),
+    ),
+  );
 }
 
 it("answers a result under the limit as usual", async () => {

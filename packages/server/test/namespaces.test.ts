@@ -32,7 +32,13 @@ function vendorPackage(dir: string, name: string, code: string): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(dir, "package.json"),
-    JSON.stringify({ name, version: "1.0.0", type: "module", exports: { ".": { import: "./index.js" } }, peerDependencies: { "@grok-tools/runtime": ">=0.1.0 <1.0.0" } }),
+    JSON.stringify({
+      name,
+      version: "1.0.0",
+      type: "module",
+      exports: { ".": { import: "./index.js" } },
+      peerDependencies: { "@grok-tools/runtime": ">=0.1.0 <1.0.0" },
+    }),
   );
   writeFileSync(path.join(dir, "index.js"), code);
 }
@@ -42,9 +48,13 @@ async function callTool(address: string, id: string, input: unknown): Promise<Ex
   const call = <T>(invoke: (callback: (error: ServiceError | null, response: T) => void) => void) =>
     new Promise<T>((resolve, reject) => invoke((error, response) => (error ? reject(error) : resolve(response))));
   try {
-    const fin = await call<{ success: boolean; message: string }>((cb) => client.finalizeToolConfigRequest(FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id }] }), cb));
+    const fin = await call<{ success: boolean; message: string }>((cb) =>
+      client.finalizeToolConfigRequest(FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id }] }), cb),
+    );
     expect(fin).toMatchObject({ success: true });
-    return await call<ExecuteToolResponse>((cb) => client.executeTool(ExecuteToolRequest.fromPartial({ toolName: id.slice(id.indexOf(":") + 1), inputJson: JSON.stringify(input) }), cb));
+    return await call<ExecuteToolResponse>((cb) =>
+      client.executeTool(ExecuteToolRequest.fromPartial({ toolName: id.slice(id.indexOf(":") + 1), inputJson: JSON.stringify(input) }), cb),
+    );
   } finally {
     client.close();
   }
@@ -72,7 +82,10 @@ describe("--namespace", () => {
     const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
     vendorPackage(path.join(app, "node_modules", ...command[2]!.split("/")), command[2]!, js);
     const args = command[1]!.split(" ").slice(1);
-    const server = startServer([...args, "--listen", "127.0.0.1:0", "--workspace", app, "--state-dir", path.join(root, "state"), "--log-level", "silent"], { command: [bin], cwd: app });
+    const server = startServer([...args, "--listen", "127.0.0.1:0", "--workspace", app, "--state-dir", path.join(root, "state"), "--log-level", "silent"], {
+      command: [bin],
+      cwd: app,
+    });
     const reply = await callTool(await server.listening, "Acme:hello", { name: "Ada" });
     expect(reply.result).toMatchObject({ $case: "success", value: { promptText: "Hello, Ada!" } });
   });
@@ -83,9 +96,16 @@ describe("--namespace", () => {
     const vendor = path.join(root, "my-ns");
     vendorPackage(vendor, "my-ns", LINKED_NAMESPACE);
     // A dev copy of the runtime in the vendor's own folder must not be the one loaded.
-    vendorPackage(path.join(vendor, "node_modules", "@grok-tools", "runtime"), "@grok-tools/runtime", 'throw new Error("the vendor\'s own copy of the runtime was loaded");\n');
+    vendorPackage(
+      path.join(vendor, "node_modules", "@grok-tools", "runtime"),
+      "@grok-tools/runtime",
+      'throw new Error("the vendor\'s own copy of the runtime was loaded");\n',
+    );
     symlinkSync("../../my-ns", path.join(app, "node_modules", "my-ns"));
-    const server = startServer(["--namespace", "my-ns", "--listen", "127.0.0.1:0", "--workspace", app, "--state-dir", path.join(root, "state"), "--log-level", "silent"], { command: [bin], cwd: app });
+    const server = startServer(
+      ["--namespace", "my-ns", "--listen", "127.0.0.1:0", "--workspace", app, "--state-dir", path.join(root, "state"), "--log-level", "silent"],
+      { command: [bin], cwd: app },
+    );
     const reply = await callTool(await server.listening, "Dev:ping", {});
     expect(reply.result).toMatchObject({ $case: "success", value: { promptText: "pong" } });
   });
@@ -95,7 +115,10 @@ describe("--namespace", () => {
     const { app, bin } = appWithServer(root);
     vendorPackage(path.join(root, "my-ns"), "my-ns", LINKED_NAMESPACE);
     symlinkSync("../../my-ns", path.join(app, "node_modules", "my-ns"));
-    const server = startServer(["--namespace", "my-ns", "--listen", "127.0.0.1:0", "--workspace", app, "--state-dir", path.join(root, "state"), "--log-level", "silent"], { command: [bin], cwd: app });
+    const server = startServer(
+      ["--namespace", "my-ns", "--listen", "127.0.0.1:0", "--workspace", app, "--state-dir", path.join(root, "state"), "--log-level", "silent"],
+      { command: [bin], cwd: app },
+    );
     const reply = await callTool(await server.listening, "Dev:ping", {});
     expect(reply.result).toMatchObject({ $case: "success", value: { promptText: "pong" } });
   });

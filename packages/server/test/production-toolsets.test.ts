@@ -46,7 +46,10 @@ async function finalize(entries: Partial<ToolConfigEntry>[]): Promise<{ response
   const address = await server.listen("127.0.0.1:0");
   const client = new GrokToolsServiceClient(address, credentials.createInsecure());
   const response = await new Promise<FinalizeToolServerConfigResponse>((resolve, reject) =>
-    client.finalizeToolConfigRequest(FinalizeToolServerConfigRequest.fromPartial({ tools: entries, systemRemindersEnabled: true }), (e: ServiceError | null, r) => (e ? reject(e) : resolve(r))),
+    client.finalizeToolConfigRequest(
+      FinalizeToolServerConfigRequest.fromPartial({ tools: entries, systemRemindersEnabled: true }),
+      (e: ServiceError | null, r) => (e ? reject(e) : resolve(r)),
+    ),
   );
   client.close();
   return { response, server, dir };
@@ -55,7 +58,12 @@ async function finalize(entries: Partial<ToolConfigEntry>[]): Promise<{ response
 /** What a model sees of a toolset, with the temp workspace path neutralised. */
 function modelView(response: FinalizeToolServerConfigResponse, dir: string): unknown {
   const text = JSON.stringify(
-    response.tools.map((t) => ({ name: t.name, contract_version: t.contractVersion, description: t.description, input_schema: JSON.parse(t.inputSchemaJson) as unknown })),
+    response.tools.map((t) => ({
+      name: t.name,
+      contract_version: t.contractVersion,
+      description: t.description,
+      input_schema: JSON.parse(t.inputSchemaJson) as unknown,
+    })),
     null,
     2,
   );

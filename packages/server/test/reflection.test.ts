@@ -8,7 +8,12 @@ import { loadSync } from "@grpc/proto-loader";
 import { cleanUp, startServer, tempDir } from "./run-server.js";
 
 const require = createRequire(import.meta.url);
-const SERVED = ["grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection", "xai.grok.tools.v1.GrokToolsService"];
+const SERVED = [
+  "grpc.health.v1.Health",
+  "grpc.reflection.v1.ServerReflection",
+  "grpc.reflection.v1alpha.ServerReflection",
+  "xai.grok.tools.v1.GrokToolsService",
+];
 
 interface ReflectionResponse {
   listServicesResponse?: { service: { name: string }[] };

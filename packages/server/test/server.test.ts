@@ -44,7 +44,13 @@ describe.each(["tcp", "unix"])("grok-tools server over %s", (transport) => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "grok-server-"));
     writeFileSync(path.join(dir, "hello.txt"), "hi\n");
-    server = createToolsServer({ workspace: dir, stateDir: path.join(dir, ".state"), builtinNamespaces: [testNamespace], authToken: "s3cret", log: { debug() {}, info() {}, warn() {}, error: (o: object, m?: string) => console.error(m, o) } });
+    server = createToolsServer({
+      workspace: dir,
+      stateDir: path.join(dir, ".state"),
+      builtinNamespaces: [testNamespace],
+      authToken: "s3cret",
+      log: { debug() {}, info() {}, warn() {}, error: (o: object, m?: string) => console.error(m, o) },
+    });
     const address = await server.listen(transport === "tcp" ? "127.0.0.1:0" : `unix:${path.join(dir, "grok.sock")}`);
     client = new GrokToolsServiceClient(address, credentials.createInsecure());
   });
@@ -66,24 +72,43 @@ describe.each(["tcp", "unix"])("grok-tools server over %s", (transport) => {
   });
 
   it("lists registered tools by fully-qualified id before finalize", async () => {
-    const res = await call<object, { tools: { name: string; namespace: string; enabled: boolean; description: string }[] }>(client, "listTools", { includeSchemas: true }, auth());
+    const res = await call<object, { tools: { name: string; namespace: string; enabled: boolean; description: string }[] }>(
+      client,
+      "listTools",
+      { includeSchemas: true },
+      auth(),
+    );
     expect(res.tools.map((t) => [t.name, t.namespace, t.enabled])).toEqual([["Test:echo", "Test", false]]);
     expect(res.tools[0]!.description).toBe("Echoes  text. Limit {max_output_bytes}.");
   });
 
   it("answers TOOL_DISABLED before finalize", async () => {
-    const res = await call<object, { result: { $case: string; value: { code: number; message: string } } }>(client, "executeTool", { toolName: "echo", inputJson: '{"text":"x"}' }, auth());
+    const res = await call<object, { result: { $case: string; value: { code: number; message: string } } }>(
+      client,
+      "executeTool",
+      { toolName: "echo", inputJson: '{"text":"x"}' },
+      auth(),
+    );
     expect(res.result.$case).toBe("error");
     expect(res.result.value.code).toBe(ErrorCode.TOOL_DISABLED);
   });
 
   it("reports finalize violations in the response and the status-details trailer", async () => {
-    const res = await call<object, { success: boolean; message: string }>(client, "finalizeToolConfigRequest", FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "Test:nope" }] }), auth());
+    const res = await call<object, { success: boolean; message: string }>(
+      client,
+      "finalizeToolConfigRequest",
+      FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "Test:nope" }] }),
+      auth(),
+    );
     expect(res.success).toBe(false);
     expect(res.message).toBe('Test:nope: id; not found in registry; got "Test:nope"');
     // The same violations as standard google.rpc.Status details, readable with the proto package alone.
     const trailer = await new Promise<Buffer | undefined>((resolve, reject) => {
-      const pending = client.finalizeToolConfigRequest(FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "Test:nope" }] }), auth(), (error) => error && reject(error));
+      const pending = client.finalizeToolConfigRequest(
+        FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "Test:nope" }] }),
+        auth(),
+        (error) => error && reject(error),
+      );
       pending.on("status", (s: StatusObject) => resolve(s.metadata.get(STATUS_DETAILS_TRAILER)[0] as Buffer | undefined));
     });
     expect(trailer).toBeInstanceOf(Buffer);
@@ -92,23 +117,46 @@ describe.each(["tcp", "unix"])("grok-tools server over %s", (transport) => {
   });
 
   it("finalizes, executes, streams, and locks the toolset", async () => {
-    const fin = await call<object, { success: boolean; tools: { name: string; description: string }[] }>(client, "finalizeToolConfigRequest", FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "Test:echo", nameOverride: "say" }] }), auth());
+    const fin = await call<object, { success: boolean; tools: { name: string; description: string }[] }>(
+      client,
+      "finalizeToolConfigRequest",
+      FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "Test:echo", nameOverride: "say" }] }),
+      auth(),
+    );
     expect(fin.success).toBe(true);
     expect(fin.tools[0]!.description).toBe("Echoes say text. Limit 40000.");
 
-    const ok = await call<object, { result: { $case: string; value: { promptText: string; outputJson: string } }; metadata: { estimatedTokens: number } }>(client, "executeTool", { toolName: "say", inputJson: '{"text":"héllo"}' }, auth());
+    const ok = await call<object, { result: { $case: string; value: { promptText: string; outputJson: string } }; metadata: { estimatedTokens: number } }>(
+      client,
+      "executeTool",
+      { toolName: "say", inputJson: '{"text":"héllo"}' },
+      auth(),
+    );
     expect(ok.result).toEqual({ $case: "success", value: { promptText: "héllo", outputJson: '{"type":"Echo","text":"héllo"}' } });
 
-    const bad = await call<object, { result: { $case: string; value: { code: number; suggestion: string; filePath: string } } }>(client, "executeTool", { toolName: "say", inputJson: '{"text":"x","fail":true}' }, auth());
+    const bad = await call<object, { result: { $case: string; value: { code: number; suggestion: string; filePath: string } } }>(
+      client,
+      "executeTool",
+      { toolName: "say", inputJson: '{"text":"x","fail":true}' },
+      auth(),
+    );
     expect(bad.result.value).toMatchObject({ code: ErrorCode.NO_MATCHES, suggestion: "stop failing", filePath: "a.txt" });
 
-    const missing = await call<object, { result: { value: { code: number; message: string } } }>(client, "executeTool", { toolName: "say", inputJson: "{}" }, auth());
+    const missing = await call<object, { result: { value: { code: number; message: string } } }>(
+      client,
+      "executeTool",
+      { toolName: "say", inputJson: "{}" },
+      auth(),
+    );
     expect(missing.result.value).toMatchObject({ code: ErrorCode.MISSING_REQUIRED_FIELD, message: "missing field `text`" });
 
     const text = "é".repeat(10);
     const chunks: ToolStreamChunk[] = await new Promise((resolve, reject) => {
       const got: ToolStreamChunk[] = [];
-      const stream = client.executeToolStream(ExecuteToolRequest.fromPartial({ toolName: "say", inputJson: JSON.stringify({ text }), options: { streamChunkSize: 5 } }), auth());
+      const stream = client.executeToolStream(
+        ExecuteToolRequest.fromPartial({ toolName: "say", inputJson: JSON.stringify({ text }), options: { streamChunkSize: 5 } }),
+        auth(),
+      );
       stream.on("data", (c: ToolStreamChunk) => got.push(c));
       stream.on("error", reject);
       stream.on("end", () => resolve(got));
@@ -121,13 +169,18 @@ describe.each(["tcp", "unix"])("grok-tools server over %s", (transport) => {
     expect(last?.$case).toBe("finalResult");
     expect((last as { value: { promptTextSize: number } }).value.promptTextSize).toBe(Buffer.byteLength(text));
 
-    await expect(call(client, "finalizeToolConfigRequest", FinalizeToolServerConfigRequest.fromPartial({ tools: [] }), auth())).rejects.toMatchObject({ code: status.FAILED_PRECONDITION });
+    await expect(call(client, "finalizeToolConfigRequest", FinalizeToolServerConfigRequest.fromPartial({ tools: [] }), auth())).rejects.toMatchObject({
+      code: status.FAILED_PRECONDITION,
+    });
   });
 
   it("rejects a stream chunk size over 4 MiB with INVALID_ARGUMENT", async () => {
     await expect(
       new Promise((resolve, reject) => {
-        const stream = client.executeToolStream(ExecuteToolRequest.fromPartial({ toolName: "say", inputJson: '{"text":"a"}', options: { streamChunkSize: 4 * 1024 * 1024 + 1 } }), auth());
+        const stream = client.executeToolStream(
+          ExecuteToolRequest.fromPartial({ toolName: "say", inputJson: '{"text":"a"}', options: { streamChunkSize: 4 * 1024 * 1024 + 1 } }),
+          auth(),
+        );
         stream.on("data", () => undefined);
         stream.on("error", reject);
         stream.on("end", resolve);
@@ -145,9 +198,17 @@ describe("standard gRPC services", () => {
     const server = createToolsServer({ workspace: dir, stateDir: path.join(dir, ".state"), builtinNamespaces: [testNamespace] });
     const address = await server.listen("127.0.0.1:0");
     try {
-      const pkg = loadPackageDefinition(loadSync(protoPath, { enums: String })) as unknown as { grpc: { health: { v1: { Health: new (a: string, c: unknown) => { check(r: object, cb: (e: Error | null, r: { status: string }) => void): void; close(): void } } } } };
+      const pkg = loadPackageDefinition(loadSync(protoPath, { enums: String })) as unknown as {
+        grpc: {
+          health: {
+            v1: { Health: new (a: string, c: unknown) => { check(r: object, cb: (e: Error | null, r: { status: string }) => void): void; close(): void } };
+          };
+        };
+      };
       const health = new pkg.grpc.health.v1.Health(address, credentials.createInsecure());
-      const res = await new Promise<{ status: string }>((resolve, reject) => health.check({ service: "xai.grok.tools.v1.GrokToolsService" }, (e, r) => (e ? reject(e) : resolve(r))));
+      const res = await new Promise<{ status: string }>((resolve, reject) =>
+        health.check({ service: "xai.grok.tools.v1.GrokToolsService" }, (e, r) => (e ? reject(e) : resolve(r))),
+      );
       health.close();
       expect(res.status).toBe("SERVING");
     } finally {

@@ -34,10 +34,15 @@ function rpc<T>(call: (callback: (error: ServiceError | null, response: T) => vo
 async function writeTodo(address: string, content: string): Promise<ExecuteToolResponse> {
   const client = new GrokToolsServiceClient(address, credentials.createInsecure());
   try {
-    const fin = await rpc<{ success: boolean }>((cb) => client.finalizeToolConfigRequest(FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "GrokBuild:todo_write" }] }), cb));
+    const fin = await rpc<{ success: boolean }>((cb) =>
+      client.finalizeToolConfigRequest(FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "GrokBuild:todo_write" }] }), cb),
+    );
     expect(fin.success).toBe(true);
     return await rpc<ExecuteToolResponse>((cb) =>
-      client.executeTool({ toolName: "todo_write", inputJson: JSON.stringify({ merge: false, todos: [{ id: "1", content, status: "pending" }] }) } as never, cb),
+      client.executeTool(
+        { toolName: "todo_write", inputJson: JSON.stringify({ merge: false, todos: [{ id: "1", content, status: "pending" }] }) } as never,
+        cb,
+      ),
     );
   } finally {
     client.close();
@@ -87,7 +92,10 @@ describe("usage errors exit 2 with a message about the flag", () => {
 
   it("a namespace package that is not installed is named, with what to do", async () => {
     const dir = tempDir();
-    const result = await refused(["--listen", "127.0.0.1:0", "--workspace", dir, "--state-dir", path.join(dir, "state"), "--namespace", "@acme/not-installed"], { cwd: dir });
+    const result = await refused(
+      ["--listen", "127.0.0.1:0", "--workspace", dir, "--state-dir", path.join(dir, "state"), "--namespace", "@acme/not-installed"],
+      { cwd: dir },
+    );
     expect(result.code).toBe(EXIT_USAGE);
     expect(result.stderr).toBe(
       `grok-tools-server: error: Cannot load namespace package "@acme/not-installed": it is not installed in ${dir} or a parent folder. Install it there (npm install @acme/not-installed), or pass its path.\n`,
@@ -100,7 +108,11 @@ describe("the workspace must be an existing folder", () => {
     const dir = tempDir();
     const missing = path.join(dir, "missing");
     const result = await refused(["--listen", "127.0.0.1:0", "--workspace", missing, "--state-dir", path.join(dir, "state")]);
-    expect(result).toEqual({ code: EXIT_USAGE, stdout: "", stderr: `grok-tools-server: error: The workspace ${missing} does not exist. Create it, or pass an existing folder as --workspace.\n` });
+    expect(result).toEqual({
+      code: EXIT_USAGE,
+      stdout: "",
+      stderr: `grok-tools-server: error: The workspace ${missing} does not exist. Create it, or pass an existing folder as --workspace.\n`,
+    });
   });
 
   it("refuses a workspace that is a file", async () => {
@@ -108,7 +120,11 @@ describe("the workspace must be an existing folder", () => {
     const file = path.join(dir, "file.txt");
     writeFileSync(file, "x");
     const result = await refused(["--listen", "127.0.0.1:0", "--workspace", file, "--state-dir", path.join(dir, "state")]);
-    expect(result).toEqual({ code: EXIT_USAGE, stdout: "", stderr: `grok-tools-server: error: The workspace ${file} is not a folder. Pass a folder as --workspace.\n` });
+    expect(result).toEqual({
+      code: EXIT_USAGE,
+      stdout: "",
+      stderr: `grok-tools-server: error: The workspace ${file} is not a folder. Pass a folder as --workspace.\n`,
+    });
   });
 });
 
@@ -123,7 +139,10 @@ describe("the state folder must be writable", () => {
     // root writes anywhere: then the server runs as nobody, for whom a root-owned 0755 folder is read-only.
     const asRoot = process.getuid?.() === 0;
     if (!asRoot) chmodSync(state, 0o555);
-    const result = await refused(["--listen", "127.0.0.1:0", "--workspace", workspace, "--state-dir", state], asRoot ? { uid: 65534, gid: 65534, env: { ...process.env, HOME: "/nonexistent" } } : {});
+    const result = await refused(
+      ["--listen", "127.0.0.1:0", "--workspace", workspace, "--state-dir", state],
+      asRoot ? { uid: 65534, gid: 65534, env: { ...process.env, HOME: "/nonexistent" } } : {},
+    );
     expect(result.code).toBe(EXIT_USAGE);
     expect(result.stdout).toBe("");
     expect(result.stderr).toBe(
@@ -166,7 +185,9 @@ describe("state is keyed by workspace and locked", () => {
     expect(second.code).toBe(EXIT_FAILURE);
     expect(second.stdout).toBe("");
     expect(second.stderr).toMatch(
-      new RegExp(`^grok-tools-server: error: The state folder .*/state/grok-cli-\\w+-[0-9a-f]{16} is in use by another grok-tools-server \\(pid ${first.child.pid}, workspace ${dir}, since .*\\)\\. .*stop that server, or give this one another --state-dir\\.\\n$`),
+      new RegExp(
+        `^grok-tools-server: error: The state folder .*/state/grok-cli-\\w+-[0-9a-f]{16} is in use by another grok-tools-server \\(pid ${first.child.pid}, workspace ${dir}, since .*\\)\\. .*stop that server, or give this one another --state-dir\\.\\n$`,
+      ),
     );
     // The first one is unharmed.
     expect(first.child.exitCode).toBeNull();

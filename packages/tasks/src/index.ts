@@ -6,8 +6,25 @@
 export { CHILD_ENV_OVERRIDES, SECRET_ENV_NAMES, addSecretEnvNames, childEnvironment } from "./child-env.js";
 export { ISOLATION_ENV_VAR, PROCESS_GROUP_ISOLATION, detectProcessIsolation, type ProcessIsolation } from "./process-isolation.js";
 export { HEAD_TAIL_MARKER, OutputBuffer } from "./output-buffer.js";
-export { MAX_SPARE_FAILURES, MAX_WARM_COMMAND_CHARS, SPARE_ACK_TIMEOUT_MS, SPARE_IDLE_DELAY_MS, SPARE_POOL_SIZE, SPARE_READY_WAIT_MS, SpareLauncher, WarmLaunch } from "./spare-launcher.js";
-export { HOST_REPLY_TIMEOUT_MS, LauncherHost, MAX_HOST_STARTS, sharedLauncherHost, type HostedProcess, type HostedSpawnRequest, type LauncherExit } from "./launcher-host.js";
+export {
+  MAX_SPARE_FAILURES,
+  MAX_WARM_COMMAND_CHARS,
+  SPARE_ACK_TIMEOUT_MS,
+  SPARE_IDLE_DELAY_MS,
+  SPARE_POOL_SIZE,
+  SPARE_READY_WAIT_MS,
+  SpareLauncher,
+  WarmLaunch,
+} from "./spare-launcher.js";
+export {
+  HOST_REPLY_TIMEOUT_MS,
+  LauncherHost,
+  MAX_HOST_STARTS,
+  sharedLauncherHost,
+  type HostedProcess,
+  type HostedSpawnRequest,
+  type LauncherExit,
+} from "./launcher-host.js";
 export {
   DRAIN_TIMEOUT_MS,
   KILL_GRACE_MS,

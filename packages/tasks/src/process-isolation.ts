@@ -145,7 +145,11 @@ export function namespaceIsolation(options: NamespaceOptions, tools: NamespaceTo
   const { unshare, env: envTool, shell, mount, umount } = tools;
   if (!unshare || !envTool || !shell) return undefined;
   if (options.privateProc && (!mount || !umount)) return undefined;
-  const outer = [...(options.userNamespace ? ["--user", "--map-root-user"] : []), "--pid", ...(options.privateProc ? ["--mount", "--propagation", "slave"] : [])];
+  const outer = [
+    ...(options.userNamespace ? ["--user", "--map-root-user"] : []),
+    "--pid",
+    ...(options.privateProc ? ["--mount", "--propagation", "slave"] : []),
+  ];
   // `unchanged`: the nested namespace keeps `slave`, so host mounts made later still appear.
   const nested = options.privateProc && options.userNamespace ? [unshare, "--user", "--map-root-user", "--mount", "--propagation", "unchanged", "--"] : [];
   const script = leaderScript(options.privateProc ? privateProcSetup(mount!, umount!) : "");
@@ -175,7 +179,11 @@ function bubblewrapIsolation(privateProc: boolean, tools: NamespaceTools): Proce
     privateProc,
     exactSignals: false,
     detail: `commands run in their own PID namespace${privateProc ? " and /proc" : ""} via bubblewrap, whose init reports a command killed by signal N as exit 128+N`,
-    wrap: (argv: readonly string[], env: Readonly<Record<string, string>>): ContainedCommand => ({ file: prefix[0]!, args: [...prefix.slice(1), ...argv], env: { ...env } }),
+    wrap: (argv: readonly string[], env: Readonly<Record<string, string>>): ContainedCommand => ({
+      file: prefix[0]!,
+      args: [...prefix.slice(1), ...argv],
+      env: { ...env },
+    }),
   });
 }
 
@@ -219,7 +227,10 @@ let cached: ProcessIsolation | undefined;
 export function detectProcessIsolation(): ProcessIsolation {
   if (cached) return cached;
   if (process.platform !== "linux") {
-    cached = Object.freeze({ ...PROCESS_GROUP_ISOLATION, detail: `PID namespaces are Linux-only (platform ${process.platform}); commands run in their own process group only` });
+    cached = Object.freeze({
+      ...PROCESS_GROUP_ISOLATION,
+      detail: `PID namespaces are Linux-only (platform ${process.platform}); commands run in their own process group only`,
+    });
     return cached;
   }
   if (process.env[ISOLATION_ENV_VAR] === "process-group") {

@@ -160,7 +160,12 @@ export class RunningProcess {
     return this.#killing;
   }
 
-  async #run(options: SpawnCommandOptions, log: WriteStream | undefined, resolveSpawned: () => void, rejectSpawned: (error: Error) => void): Promise<ProcessExit> {
+  async #run(
+    options: SpawnCommandOptions,
+    log: WriteStream | undefined,
+    resolveSpawned: () => void,
+    rejectSpawned: (error: Error) => void,
+  ): Promise<ProcessExit> {
     const shell = options.shell ? (path.basename(options.shell) === "zsh" ? [options.shell, "-o", "nonomatch"] : [options.shell]) : resolveShell();
     const namespaced = this.#isolation.mode === "pid-namespace";
     const logCap = options.logCapBytes ?? MAX_LOG_FILE_BYTES;
@@ -189,12 +194,22 @@ export class RunningProcess {
       try {
         if (pair) {
           const contained = this.#isolation.wrap([...shell, "-c", options.command], env);
-          child = spawn(contained.file, contained.args, { cwd: options.cwd, env: contained.env, stdio: ["ignore", pair.childEnd, pair.childEnd], detached: true });
+          child = spawn(contained.file, contained.args, {
+            cwd: options.cwd,
+            env: contained.env,
+            stdio: ["ignore", pair.childEnd, pair.childEnd],
+            detached: true,
+          });
           stdout = pair.ourEnd;
         } else {
           // `exec "$@" 2>&1`: stderr joins stdout on one pipe, so the two interleave in the
           // order the command wrote them; the wrapper sh replaces itself and leaves no process.
-          child = spawn("/bin/sh", ["-c", 'exec "$@" 2>&1', "sh", ...shell, "-c", options.command], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "ignore"], detached: true });
+          child = spawn("/bin/sh", ["-c", 'exec "$@" 2>&1', "sh", ...shell, "-c", options.command], {
+            cwd: options.cwd,
+            env,
+            stdio: ["ignore", "pipe", "ignore"],
+            detached: true,
+          });
           stdout = child.stdout!;
         }
       } catch (error) {
@@ -235,7 +250,8 @@ export class RunningProcess {
       // A socket pair's end arrives paused (its token was read in paused mode).
       pipe.resume();
     });
-    const toExit = (code: number | null, signal: NodeJS.Signals | null): ProcessExit => (signal ? { exitCode: null, signal: `signal ${SIGNAL_NUMBERS[signal] ?? signal}` } : { exitCode: code, signal: null });
+    const toExit = (code: number | null, signal: NodeJS.Signals | null): ProcessExit =>
+      signal ? { exitCode: null, signal: `signal ${SIGNAL_NUMBERS[signal] ?? signal}` } : { exitCode: code, signal: null };
     const exited = launcherExit
       ? launcherExit.then(({ code, signal }) => toExit(code, signal))
       : new Promise<ProcessExit>((resolve, reject) => {
@@ -293,13 +309,15 @@ async function killMarked(marker: string, signal: NodeJS.Signals): Promise<void>
     return;
   }
   await Promise.all(
-    entries.filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid).map(async (name) => {
-      try {
-        const environ = await readFile(`/proc/${name}/environ`);
-        if (environ.includes(needle)) process.kill(Number(name), signal);
-      } catch {
-        // Gone, or not ours to read.
-      }
-    }),
+    entries
+      .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+      .map(async (name) => {
+        try {
+          const environ = await readFile(`/proc/${name}/environ`);
+          if (environ.includes(needle)) process.kill(Number(name), signal);
+        } catch {
+          // Gone, or not ours to read.
+        }
+      }),
   );
 }

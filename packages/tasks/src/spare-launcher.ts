@@ -115,10 +115,12 @@ export class WarmLaunch {
       if (this.#killed) this.kill();
       return this.#launch;
     });
-    this.exited = hosted.then((launch) => (launch ? launch.exited : { code: null, signal: null })).then((exit) => {
-      this.#exit = exit;
-      return exit;
-    });
+    this.exited = hosted
+      .then((launch) => (launch ? launch.exited : { code: null, signal: null }))
+      .then((exit) => {
+        this.#exit = exit;
+        return exit;
+      });
   }
 
   /** The leader's pid once the host reported it started. */
@@ -249,12 +251,16 @@ export class SpareLauncher {
     if (cwdId === undefined) return undefined;
     const envKey = environmentKey(env);
     const key = this.#key;
-    const same = key !== undefined && key.isolation === isolation && key.envKey === envKey && key.cwd === cwd && key.cwdId === cwdId && sameArgs(key.shell, shell);
+    const same =
+      key !== undefined && key.isolation === isolation && key.envKey === envKey && key.cwd === cwd && key.cwdId === cwdId && sameArgs(key.shell, shell);
     this.#settingsRepeat = same;
     this.#spares = this.#spares.filter((spare) => spare.alive);
     if (same && this.#spares.length > 0) {
       // A ready one first; one still starting is still faster than a cold spawn.
-      const index = Math.max(0, this.#spares.findIndex((spare) => spare.ready));
+      const index = Math.max(
+        0,
+        this.#spares.findIndex((spare) => spare.ready),
+      );
       return this.#spares.splice(index, 1)[0];
     }
     // None yet, all dead, or built for something else: the next ones are built for this call.

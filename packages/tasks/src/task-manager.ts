@@ -94,9 +94,7 @@ export interface ForegroundSpec extends CommandSpec {
 }
 
 /** How a foreground run ended. */
-export type ForegroundOutcome =
-  | { kind: "completed"; task: ProcessTask; result: TaskResult }
-  | { kind: "backgrounded"; task: ProcessTask; result: TaskResult };
+export type ForegroundOutcome = { kind: "completed"; task: ProcessTask; result: TaskResult } | { kind: "backgrounded"; task: ProcessTask; result: TaskResult };
 
 /** Output and status of a finished (or just backgrounded) foreground command. */
 export interface TaskResult {
@@ -138,19 +136,21 @@ export class ProcessTask {
     this.spec = spec;
     this.process = process;
     this.isBackgrounded = background;
-    this.completion = process.done.then(
-      (exit) => {
-        this.#exit = exit;
-      },
-      () => {
-        this.#exit = { exitCode: null, signal: "error" };
-      },
-    ).finally(() => {
-      this.endTime = new Date();
-      for (const timer of this.#timers) clearInterval(timer);
-      this.#timers = [];
-      this.#sendChunk();
-    });
+    this.completion = process.done
+      .then(
+        (exit) => {
+          this.#exit = exit;
+        },
+        () => {
+          this.#exit = { exitCode: null, signal: "error" };
+        },
+      )
+      .finally(() => {
+        this.endTime = new Date();
+        for (const timer of this.#timers) clearInterval(timer);
+        this.#timers = [];
+        this.#sendChunk();
+      });
     this.reported = this.completion;
     if (spec.notify) {
       const ticker = setInterval(() => this.#sendChunk(), OUTPUT_NOTIFY_INTERVAL_MS);
@@ -421,10 +421,20 @@ export class TaskManager {
     }
     if (this.#queue.length >= this.#maxQueued) {
       return Promise.reject(
-        new ToolError(ErrorCode.RATE_LIMITED, `Terminal error: too many commands in this session (${this.runningCount} running, ${this.#queue.length} waiting to start)`, {
-          suggestion: `Retry in ${QUEUE_RETRY_AFTER_MS / 1000} s, once some of the running commands have finished, or kill background tasks that are no longer needed.`,
-          details: { running: this.runningCount, queued: this.#queue.length, max_running: this.#maxRunning, max_queued: this.#maxQueued, retry_after_ms: QUEUE_RETRY_AFTER_MS },
-        }),
+        new ToolError(
+          ErrorCode.RATE_LIMITED,
+          `Terminal error: too many commands in this session (${this.runningCount} running, ${this.#queue.length} waiting to start)`,
+          {
+            suggestion: `Retry in ${QUEUE_RETRY_AFTER_MS / 1000} s, once some of the running commands have finished, or kill background tasks that are no longer needed.`,
+            details: {
+              running: this.runningCount,
+              queued: this.#queue.length,
+              max_running: this.#maxRunning,
+              max_queued: this.#maxQueued,
+              retry_after_ms: QUEUE_RETRY_AFTER_MS,
+            },
+          },
+        ),
       );
     }
     if (signal?.aborted) return Promise.reject(cancelledError());
@@ -450,20 +460,31 @@ export class TaskManager {
         },
       };
       const onAbort = () => entry.refuse(cancelledError());
-      const timer = setTimeout(() => {
-        const running = this.runningCount;
-        entry.refuse(
-          byTimeout
-            ? new ToolError(ErrorCode.TIMEOUT, `Terminal error: the command did not start within its timeout of ${limitMs} ms: this session already runs ${running} commands (limit ${this.#maxRunning})`, {
-                suggestion: "Retry with a longer timeout, or wait for running background tasks to finish or kill some.",
-                details: { running, max_running: this.#maxRunning, waited_ms: limitMs },
-              })
-            : new ToolError(ErrorCode.RATE_LIMITED, `Terminal error: the command waited ${limitMs} ms to start and did not: this session already runs ${running} commands (limit ${this.#maxRunning})`, {
-                suggestion: `Retry in ${QUEUE_RETRY_AFTER_MS / 1000} s, or wait for running background tasks to finish or kill some.`,
-                details: { running, max_running: this.#maxRunning, waited_ms: limitMs, retry_after_ms: QUEUE_RETRY_AFTER_MS },
-              }),
-        );
-      }, Math.min(limitMs, 2 ** 31 - 1));
+      const timer = setTimeout(
+        () => {
+          const running = this.runningCount;
+          entry.refuse(
+            byTimeout
+              ? new ToolError(
+                  ErrorCode.TIMEOUT,
+                  `Terminal error: the command did not start within its timeout of ${limitMs} ms: this session already runs ${running} commands (limit ${this.#maxRunning})`,
+                  {
+                    suggestion: "Retry with a longer timeout, or wait for running background tasks to finish or kill some.",
+                    details: { running, max_running: this.#maxRunning, waited_ms: limitMs },
+                  },
+                )
+              : new ToolError(
+                  ErrorCode.RATE_LIMITED,
+                  `Terminal error: the command waited ${limitMs} ms to start and did not: this session already runs ${running} commands (limit ${this.#maxRunning})`,
+                  {
+                    suggestion: `Retry in ${QUEUE_RETRY_AFTER_MS / 1000} s, or wait for running background tasks to finish or kill some.`,
+                    details: { running, max_running: this.#maxRunning, waited_ms: limitMs, retry_after_ms: QUEUE_RETRY_AFTER_MS },
+                  },
+                ),
+          );
+        },
+        Math.min(limitMs, 2 ** 31 - 1),
+      );
       timer.unref();
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#queue.push(entry);
@@ -516,7 +537,15 @@ export class TaskManager {
     // A session closed while this one was starting: dispose did not see it.
     if (this.#disposed) void task.kill("killed");
     if (spec.notify && !background) {
-      spec.notify({ type: "BashOutputChunk", tool_call_id: spec.toolCallId, command: spec.displayCommand ?? spec.command, output: "", total_bytes: 0, truncated: false, cwd: spec.cwd });
+      spec.notify({
+        type: "BashOutputChunk",
+        tool_call_id: spec.toolCallId,
+        command: spec.displayCommand ?? spec.command,
+        output: "",
+        total_bytes: 0,
+        truncated: false,
+        cwd: spec.cwd,
+      });
     }
     return task;
   }

@@ -83,8 +83,21 @@ describe("OutputBuffer", () => {
 
 describe("child environment", () => {
   it("drops secrets, adds the fixed variables, and accepts more secret names", () => {
-    const env = childEnvironment({ EXTRA: "1", GROK_TOOLS_AUTH_TOKEN: "no" }, { PATH: "/bin", GROK_TOOLS_AUTH_TOKEN: "t", GROK_TOOLS_TLS_KEY: "k", MY_KEY_PATH: "p" });
-    expect(env).toMatchObject({ PATH: "/bin", TERM: "dumb", NO_COLOR: "1", FORCE_COLOR: "0", GROK_AGENT: "1", PAGER: "cat", GIT_PAGER: "cat", EXTRA: "1", MY_KEY_PATH: "p" });
+    const env = childEnvironment(
+      { EXTRA: "1", GROK_TOOLS_AUTH_TOKEN: "no" },
+      { PATH: "/bin", GROK_TOOLS_AUTH_TOKEN: "t", GROK_TOOLS_TLS_KEY: "k", MY_KEY_PATH: "p" },
+    );
+    expect(env).toMatchObject({
+      PATH: "/bin",
+      TERM: "dumb",
+      NO_COLOR: "1",
+      FORCE_COLOR: "0",
+      GROK_AGENT: "1",
+      PAGER: "cat",
+      GIT_PAGER: "cat",
+      EXTRA: "1",
+      MY_KEY_PATH: "p",
+    });
     expect(env.GROK_TOOLS_AUTH_TOKEN).toBeUndefined();
     expect(env.GROK_TOOLS_TLS_KEY).toBeUndefined();
     addSecretEnvNames("MY_KEY_PATH");
@@ -124,11 +137,25 @@ describe("isolation and the runner", () => {
   });
 
   it("reports exit codes and signals, and writes the log file capped", async () => {
-    const p = await RunningProcess.start({ command: "printf 0123456789; exit 5", cwd: dir, env: childEnvironment(), logFile: path.join(dir, "b.log"), outputLimitChars: 100, logCapBytes: 4 });
+    const p = await RunningProcess.start({
+      command: "printf 0123456789; exit 5",
+      cwd: dir,
+      env: childEnvironment(),
+      logFile: path.join(dir, "b.log"),
+      outputLimitChars: 100,
+      logCapBytes: 4,
+    });
     expect(await p.done).toEqual({ exitCode: 5, signal: null });
     expect(p.totalBytes).toBe(10);
     expect(await readFile(path.join(dir, "b.log"), "utf8")).toBe("0123");
-    const s = await RunningProcess.start({ command: "kill -9 $BASHPID", cwd: dir, env: childEnvironment(), logFile: path.join(dir, "c.log"), outputLimitChars: 100, isolation: PROCESS_GROUP_ISOLATION });
+    const s = await RunningProcess.start({
+      command: "kill -9 $BASHPID",
+      cwd: dir,
+      env: childEnvironment(),
+      logFile: path.join(dir, "c.log"),
+      outputLimitChars: 100,
+      isolation: PROCESS_GROUP_ISOLATION,
+    });
     expect(await s.done).toEqual({ exitCode: null, signal: "signal 9" });
   });
 
@@ -149,7 +176,15 @@ describe("isolation and the runner", () => {
   });
 
   it("rejects a command that cannot be spawned", async () => {
-    await expect(RunningProcess.start({ command: "true", cwd: path.join(dir, "missing"), env: childEnvironment(), logFile: path.join(dir, "d.log"), outputLimitChars: 10 })).rejects.toThrow();
+    await expect(
+      RunningProcess.start({
+        command: "true",
+        cwd: path.join(dir, "missing"),
+        env: childEnvironment(),
+        logFile: path.join(dir, "d.log"),
+        outputLimitChars: 10,
+      }),
+    ).rejects.toThrow();
   });
 });
 
@@ -184,7 +219,14 @@ describe("signals and exit codes (the command is a normal child of an init, not 
   it.each(isolations.flatMap(([name, isolation]) => CASES.map(([command, exit, output]) => [name, command, isolation, exit, output] as const)))(
     "%s: %s",
     async (_name, command, isolation, exit, output) => {
-      const p = await RunningProcess.start({ command, cwd: dir, env: childEnvironment(), logFile: path.join(dir, "sig.log"), outputLimitChars: 1000, isolation });
+      const p = await RunningProcess.start({
+        command,
+        cwd: dir,
+        env: childEnvironment(),
+        logFile: path.join(dir, "sig.log"),
+        outputLimitChars: 1000,
+        isolation,
+      });
       expect(await p.done).toEqual(exit);
       expect(p.output.text()).toBe(output);
     },
@@ -207,10 +249,12 @@ describe("signals and exit codes (the command is a normal child of an init, not 
   // Root (here, or mapped root in a user namespace) may unmount the command's /proc: what is
   // underneath must not be the host's.
   const privateLayouts: Array<[string, ProcessIsolation]> = namespaces
-    ? ([
-        ["plain", namespaceIsolation({ userNamespace: false, privateProc: true })],
-        ["user namespace", namespaceIsolation({ userNamespace: true, privateProc: true })],
-      ] as Array<[string, ProcessIsolation | undefined]>).filter((entry): entry is [string, ProcessIsolation] => entry[1] !== undefined && probeIsolation(entry[1]))
+    ? (
+        [
+          ["plain", namespaceIsolation({ userNamespace: false, privateProc: true })],
+          ["user namespace", namespaceIsolation({ userNamespace: true, privateProc: true })],
+        ] as Array<[string, ProcessIsolation | undefined]>
+      ).filter((entry): entry is [string, ProcessIsolation] => entry[1] !== undefined && probeIsolation(entry[1]))
     : [];
   if (namespaces && privateLayouts.length < 2) console.log(`skipping ${2 - privateLayouts.length} of the private /proc layouts: this host refuses them`);
   (privateLayouts.length > 0 ? it : it.skip)("keeps the server's process out of reach when the command unmounts its /proc", async () => {
@@ -222,14 +266,27 @@ describe("signals and exit codes (the command is a normal child of an init, not 
         // A new proc mount shows the namespace of whoever mounts it: still only the command's own.
         `mkdir -p ${dir}/p && mount -t proc proc ${dir}/p 2>/dev/null; ls ${dir}/p | grep -c '^[0-9]' | awk '{ print ($1 < 10) ? "few" : "many" }'; umount ${dir}/p 2>/dev/null; rmdir ${dir}/p`,
       ].join("\n");
-      const p = await RunningProcess.start({ command, cwd: dir, env: childEnvironment(), logFile: path.join(dir, "umount.log"), outputLimitChars: 1000, isolation });
+      const p = await RunningProcess.start({
+        command,
+        cwd: dir,
+        env: childEnvironment(),
+        logFile: path.join(dir, "umount.log"),
+        outputLimitChars: 1000,
+        isolation,
+      });
       expect(await p.done).toEqual({ exitCode: 0, signal: null });
       expect(p.output.text()).toBe(`${name}: server-hidden\nfew\n`);
     }
   });
 
   (namespaces ? it : it.skip)("reports a signal Node has no name for (above 31) as exit 128+N, never as exit 0", async () => {
-    const p = await RunningProcess.start({ command: "kill -40 $$; echo survived", cwd: dir, env: childEnvironment(), logFile: path.join(dir, "rt.log"), outputLimitChars: 100 });
+    const p = await RunningProcess.start({
+      command: "kill -40 $$; echo survived",
+      cwd: dir,
+      env: childEnvironment(),
+      logFile: path.join(dir, "rt.log"),
+      outputLimitChars: 100,
+    });
     expect(await p.done).toEqual({ exitCode: 168, signal: null });
     expect(p.output.text()).toBe("");
   });
@@ -237,15 +294,32 @@ describe("signals and exit codes (the command is a normal child of an init, not 
   (namespaces ? it : it.skip)("reports a command's exit code, never a made-up signal, when the init's shell cannot tell kills from exits", async () => {
     const which = (name: string) => execFileSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).trim();
     // bash forgets a job once `wait` has collected it, so the init cannot read how it ended.
-    const withBash = namespaceIsolation({ userNamespace: false, privateProc: true }, { unshare: which("unshare"), env: which("env"), shell: which("bash"), mount: which("mount"), umount: which("umount") })!;
+    const withBash = namespaceIsolation(
+      { userNamespace: false, privateProc: true },
+      { unshare: which("unshare"), env: which("env"), shell: which("bash"), mount: which("mount"), umount: which("umount") },
+    )!;
     expect(probeIsolation(withBash)).toBe(false);
-    const p = await RunningProcess.start({ command: "kill -9 $$", cwd: dir, env: childEnvironment(), logFile: path.join(dir, "bash-init.log"), outputLimitChars: 100, isolation: withBash });
+    const p = await RunningProcess.start({
+      command: "kill -9 $$",
+      cwd: dir,
+      env: childEnvironment(),
+      logFile: path.join(dir, "bash-init.log"),
+      outputLimitChars: 100,
+      isolation: withBash,
+    });
     expect(await p.done).toEqual({ exitCode: 137, signal: null });
   });
 });
 
 describe("TaskManager", () => {
-  const spec = (command: string, name: string) => ({ command, cwd: dir, env: childEnvironment(), logFile: path.join(dir, `${name}.log`), outputLimitChars: 1000, toolCallId: name });
+  const spec = (command: string, name: string) => ({
+    command,
+    cwd: dir,
+    env: childEnvironment(),
+    logFile: path.join(dir, `${name}.log`),
+    outputLimitChars: 1000,
+    toolCallId: name,
+  });
 
   it("makes UUIDv7 ids", () => {
     expect(uuidV7()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -263,7 +337,7 @@ describe("TaskManager", () => {
     expect(await m.kill(b.id)).toBe("killed");
     expect(await m.kill(b.id)).toBe("already_exited");
     expect(await m.kill("nope")).toBe("not_found");
-    expect((await m.snapshot(b.id))).toMatchObject({ signal: "cancelled", explicitlyKilled: true, exitCode: null });
+    expect(await m.snapshot(b.id)).toMatchObject({ signal: "cancelled", explicitlyKilled: true, exitCode: null });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(completions.sort()).toEqual([a.id, b.id].sort());
     expect(await m.snapshot(a.id)).toMatchObject({ output: "", truncated: true, completed: true });
@@ -281,7 +355,11 @@ describe("TaskManager", () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect([m.runningCount, m.queuedCount]).toEqual([2, 2]);
     const refused = await m.startBackground(spec("true", "qe")).catch((e: unknown) => e);
-    expect(refused).toMatchObject({ code: ErrorCode.RATE_LIMITED, retryable: true, message: "Terminal error: too many commands in this session (2 running, 2 waiting to start)" });
+    expect(refused).toMatchObject({
+      code: ErrorCode.RATE_LIMITED,
+      retryable: true,
+      message: "Terminal error: too many commands in this session (2 running, 2 waiting to start)",
+    });
     expect((refused as ToolError).details).toMatchObject({ retry_after_ms: QUEUE_RETRY_AFTER_MS });
     expect(order).toEqual([]);
     await m.kill(a.id);
@@ -371,7 +449,15 @@ describe("TaskManager", () => {
 
 describe("spare launcher", () => {
   const namespaces = detectProcessIsolation().mode === "pid-namespace";
-  const spec = (command: string, name: string, env: Record<string, string> = childEnvironment()) => ({ command, cwd: dir, env, logFile: path.join(dir, `${name}.log`), outputLimitChars: 10_000, toolCallId: name, timeoutMs: 10_000 });
+  const spec = (command: string, name: string, env: Record<string, string> = childEnvironment()) => ({
+    command,
+    cwd: dir,
+    env,
+    logFile: path.join(dir, `${name}.log`),
+    outputLimitChars: 10_000,
+    toolCallId: name,
+    timeoutMs: 10_000,
+  });
 
   /** Whether `pid` is a live (non-zombie) process. */
   async function running(pid: number): Promise<boolean> {

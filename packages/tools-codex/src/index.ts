@@ -8,12 +8,4 @@ export { applyPatch } from "./apply-patch/index.js";
 export { listDir } from "./list-dir/index.js";
 export { grepFiles } from "./grep-files/index.js";
 export { readFile } from "./read-file/index.js";
-export {
-  PATCH_GRAMMAR,
-  deriveNewContents,
-  parsePatch,
-  seekSequence,
-  type Hunk,
-  type ParsedPatch,
-  type UpdateFileChunk,
-} from "./apply-patch/index.js";
+export { PATCH_GRAMMAR, deriveNewContents, parsePatch, seekSequence, type Hunk, type ParsedPatch, type UpdateFileChunk } from "./apply-patch/index.js";

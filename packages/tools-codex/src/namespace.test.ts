@@ -39,9 +39,7 @@ describe("Codex namespace", () => {
     expect(outcome.ok).toBe(true);
     const described = describeTools(session);
     const byName = new Map(described.map((t) => [t.name, t]));
-    expect(byName.get("read_file")?.description).toBe(
-      "Reads a local file with 1-indexed line numbers, supporting slice and indentation-aware block modes.",
-    );
+    expect(byName.get("read_file")?.description).toBe("Reads a local file with 1-indexed line numbers, supporting slice and indentation-aware block modes.");
     expect(byName.get("list_dir")?.description).toBe("Lists entries in a local directory with 1-indexed entry numbers and simple type labels.");
     // What a model sees of each tool's input: a visible diff on any change.
     expect(Object.fromEntries(described.map((t) => [t.name, JSON.parse(t.inputSchemaJson) as unknown]))).toMatchSnapshot();

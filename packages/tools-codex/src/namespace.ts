@@ -8,12 +8,7 @@ import { listDir } from "./list-dir/index.js";
 import { readFile } from "./read-file/index.js";
 
 /** Codex tools, in registration order. */
-export const codexTools: AnyToolDefinition[] = [
-  applyPatch,
-  listDir,
-  grepFiles,
-  readFile,
-];
+export const codexTools: AnyToolDefinition[] = [applyPatch, listDir, grepFiles, readFile];
 
 /** The `Codex` namespace. */
 export const codex = defineNamespace({ name: "Codex", apiVersion: 1, tools: codexTools });

@@ -73,7 +73,10 @@ function patchBody(a: readonly string[], b: readonly string[], context: number):
     for (;;) {
       const cursorOp = done[done.length - 1]?.e ?? 0;
       const cursor = oldCount(ops, 0, cursorOp);
-      const old = ops.slice(chunk.s, chunk.e).filter((op) => op.type !== "+").map((op) => op.line);
+      const old = ops
+        .slice(chunk.s, chunk.e)
+        .filter((op) => op.type !== "+")
+        .map((op) => op.line);
       if (old.length === 0 && a.length > 0) {
         if (chunk.s > cursorOp) chunk.s -= 1;
         else if (done.length > 0) chunk.s = (done.pop() as { s: number }).s;

@@ -45,7 +45,9 @@ afterEach(async () => {
 });
 
 describe("apply_patch scenarios", () => {
-  const names = readdirSync(SCENARIOS_DIR).filter((name) => /^\d{3}_/.test(name)).sort();
+  const names = readdirSync(SCENARIOS_DIR)
+    .filter((name) => /^\d{3}_/.test(name))
+    .sort();
 
   test("the suite is complete", () => {
     expect(names.length).toBeGreaterThanOrEqual(30);

@@ -50,7 +50,9 @@ try {
     }
   }
   await session.close();
-  console.log(`median wall time of one search: sandbox off ${median(times.off).toFixed(1)} ms, default ${median(times.default).toFixed(1)} ms (difference ${(median(times.default) - median(times.off)).toFixed(1)} ms, ${runs} runs each)`);
+  console.log(
+    `median wall time of one search: sandbox off ${median(times.off).toFixed(1)} ms, default ${median(times.default).toFixed(1)} ms (difference ${(median(times.default) - median(times.off)).toFixed(1)} ms, ${runs} runs each)`,
+  );
   const same = answers.off.size === 1 && answers.default.size === 1 && [...answers.off][0] === [...answers.default][0];
   if (!same) console.error("FAIL: the answers with and without the sandbox differ");
   process.exitCode = same ? 0 : 1;

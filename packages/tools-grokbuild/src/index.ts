@@ -20,7 +20,14 @@ export { searchReplaceConcise } from "./search-replace-concise/index.js";
 export { listDir } from "./list-dir/index.js";
 export { grep } from "./grep/index.js";
 export { todoWrite, todoStateResource, isTodoNudgeDue } from "./todo-write/index.js";
-export { taskCompletionReminder, formatBashCompletion, formatRunningTasksWarning, consumedCompletionIds, truncateWithPreview, reportedTaskCompletionsResource } from "./reminders/task-completion.js";
+export {
+  taskCompletionReminder,
+  formatBashCompletion,
+  formatRunningTasksWarning,
+  consumedCompletionIds,
+  truncateWithPreview,
+  reportedTaskCompletionsResource,
+} from "./reminders/task-completion.js";
 export { todoNudgeReminder, todoNudgeStateResource, TODO_NUDGE_TEMPLATE } from "./reminders/todo-nudge.js";
 export { LEGACY_0_4_10, RELEASE_0_1_157, GROK_BUILD_PRESETS } from "./shared/versions.js";
 export { fileToolsetConflictRule } from "./shared/file-toolset-rule.js";

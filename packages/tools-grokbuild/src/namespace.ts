@@ -64,11 +64,7 @@ export const grokBuildConciseBehaviour = Object.freeze({ disablesSystemReminders
 export const grokBuild = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: grokBuildTools, ...grokBuildBehaviour });
 
 /** GrokBuildConcise tools (the concise twins). */
-export const grokBuildConciseTools: AnyToolDefinition[] = [
-  readFileConcise,
-  searchReplaceConcise,
-  runTerminalCmdConcise,
-];
+export const grokBuildConciseTools: AnyToolDefinition[] = [readFileConcise, searchReplaceConcise, runTerminalCmdConcise];
 
 /** The `GrokBuildConcise` namespace. */
 export const grokBuildConcise = defineNamespace({ name: "GrokBuildConcise", apiVersion: 1, tools: grokBuildConciseTools, ...grokBuildConciseBehaviour });

@@ -55,10 +55,24 @@ export async function runEditLoad(options: EditLoadOptions): Promise<EditLoadRep
   const names = Array.from({ length: options.files }, (_, i) => `f${i}.txt`);
   for (const name of names) await writeFile(path.join(ws, name), `${FIRST_LINE}\n${ANCHOR}\n`);
   const server = await spawnServer({ workspace: ws, stateDir: path.join(base, "state") });
-  const report: EditLoadReport = { calls: { read_file: 0, codex_read_file: 0, search_replace: 0, apply_patch: 0 }, errors: [], tornReads: [], lostOrDoubled: [], unexpected: [], elapsedMs: 0 };
+  const report: EditLoadReport = {
+    calls: { read_file: 0, codex_read_file: 0, search_replace: 0, apply_patch: 0 },
+    errors: [],
+    tornReads: [],
+    lostOrDoubled: [],
+    unexpected: [],
+    elapsedMs: 0,
+  };
   const written = new Map<string, string[]>(names.map((name) => [name, []]));
   try {
-    const finalized = await server.client.finalize({ tools: [{ id: "GrokBuild:read_file" }, { id: "Codex:read_file", nameOverride: "codex_read_file" }, { id: "GrokBuild:search_replace" }, { id: "Codex:apply_patch" }] });
+    const finalized = await server.client.finalize({
+      tools: [
+        { id: "GrokBuild:read_file" },
+        { id: "Codex:read_file", nameOverride: "codex_read_file" },
+        { id: "GrokBuild:search_replace" },
+        { id: "Codex:apply_patch" },
+      ],
+    });
     if (!finalized.success) throw new Error(`finalize failed: ${finalized.message}`);
     // search_replace edits only files read in this session (decision D2): read each once first.
     for (const name of names) {
@@ -68,7 +82,12 @@ export async function runEditLoad(options: EditLoadOptions): Promise<EditLoadRep
     const random = mulberry32(13);
     const plan = Array.from({ length: options.calls }, (_, i) => {
       const dice = random();
-      return { i, name: names[Math.floor(random() * names.length)]!, tool: dice < 0.4 ? ("read_file" as const) : dice < 0.5 ? ("codex_read_file" as const) : dice < 0.8 ? ("search_replace" as const) : ("apply_patch" as const) };
+      return {
+        i,
+        name: names[Math.floor(random() * names.length)]!,
+        tool:
+          dice < 0.4 ? ("read_file" as const) : dice < 0.5 ? ("codex_read_file" as const) : dice < 0.8 ? ("search_replace" as const) : ("apply_patch" as const),
+      };
     });
     const fail = (tool: string, result: ToolCallResult & { ok: false }): void => {
       report.errors.push(`${tool}: ${result.error.code} ${result.error.message.slice(0, 300)}`);
@@ -83,13 +102,19 @@ export async function runEditLoad(options: EditLoadOptions): Promise<EditLoadRep
         if (tool === "read_file") {
           const result = await server.client.executeTool("read_file", { target_file: name }, { deadlineMs: 120_000 });
           if (!result.ok) fail(tool, result);
-          else if (!result.promptText.includes(FIRST_LINE) || !result.promptText.includes(ANCHOR)) report.tornReads.push(`${name}: ${result.promptText.slice(0, 200)}`);
+          else if (!result.promptText.includes(FIRST_LINE) || !result.promptText.includes(ANCHOR))
+            report.tornReads.push(`${name}: ${result.promptText.slice(0, 200)}`);
         } else if (tool === "codex_read_file") {
           const result = await server.client.executeTool("codex_read_file", { file_path: path.join(ws, name) }, { deadlineMs: 120_000 });
           if (!result.ok) fail(tool, result);
-          else if (!result.promptText.includes(`L1: ${FIRST_LINE}`) || !result.promptText.includes(ANCHOR)) report.tornReads.push(`${name}: ${result.promptText.slice(0, 200)}`);
+          else if (!result.promptText.includes(`L1: ${FIRST_LINE}`) || !result.promptText.includes(ANCHOR))
+            report.tornReads.push(`${name}: ${result.promptText.slice(0, 200)}`);
         } else if (tool === "search_replace") {
-          const result = await server.client.executeTool("search_replace", { file_path: name, old_string: ANCHOR, new_string: `${marker}\n${ANCHOR}` }, { deadlineMs: 120_000 });
+          const result = await server.client.executeTool(
+            "search_replace",
+            { file_path: name, old_string: ANCHOR, new_string: `${marker}\n${ANCHOR}` },
+            { deadlineMs: 120_000 },
+          );
           if (!result.ok) fail(tool, result);
           else written.get(name)!.push(marker);
         } else {

@@ -202,7 +202,10 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
       }
     },
   });
-  const sandbox = await Promise.race([sandboxLine, new Promise<{ mode: string; level: undefined }>((resolve) => setTimeout(() => resolve({ mode: "unknown", level: undefined }), 20_000).unref())]);
+  const sandbox = await Promise.race([
+    sandboxLine,
+    new Promise<{ mode: string; level: undefined }>((resolve) => setTimeout(() => resolve({ mode: "unknown", level: undefined }), 20_000).unref()),
+  ]);
   const searchSandbox = sandbox.mode;
   // Even calls use the flipped folder itself, odd calls its parent (the swap then happens below the root of the call).
   const folder = (i: number): string => (i % 2 === 0 ? "flip" : "top");
@@ -231,19 +234,34 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
     "apply_patch update": (i) => one("apply_patch", patch(`*** Update File: ${flipped(i)}/edit.txt\n@@\n needle edit\n+ap ${i}`)),
     "apply_patch delete": (i) => one("apply_patch", patch(`*** Delete File: ${flipped(i)}/doomed.txt`)),
     // From one flipped folder into the other.
-    "apply_patch move": (i) => one("apply_patch", patch(`*** Update File: ${flipped(i)}/move.txt\n*** Move to: ${flipped(i + 1)}/moved_${i}.txt\n@@\n needle move\n+moved ${i}`)),
+    "apply_patch move": (i) =>
+      one("apply_patch", patch(`*** Update File: ${flipped(i)}/move.txt\n*** Move to: ${flipped(i + 1)}/moved_${i}.txt\n@@\n needle move\n+moved ${i}`)),
     read_file: (i) => one("read_file", { target_file: `${flipped(i)}/inside.txt` }),
     codex_read_file: (i) => one("codex_read_file", { file_path: path.join(ws, flipped(i), "sub", "inner.txt") }),
   };
   // The entries that succeed least often on their own (two calls, or a file that the first success moves away).
-  const attempts: Partial<Record<(typeof RACE_TOOLS)[number], number>> = { "search_replace edit": 5, "concise edit": 5, "apply_patch update": 3, "apply_patch move": 3 };
+  const attempts: Partial<Record<(typeof RACE_TOOLS)[number], number>> = {
+    "search_replace edit": 5,
+    "concise edit": 5,
+    "apply_patch update": 3,
+    "apply_patch move": 3,
+  };
   const tools: RaceTool[] = RACE_TOOLS.filter((name) => options.only === undefined || options.only.includes(name)).map((name) => ({
     name,
     steps: entries[name],
     ...(attempts[name] === undefined ? {} : { attempts: attempts[name] }),
   }));
 
-  const report: RaceReport = { tools: {}, leaks: [], descriptorPaths: [], outsideChanges: [], flips: 0, serverErrors, searchSandbox, searchSandboxLogLevel: sandbox.level };
+  const report: RaceReport = {
+    tools: {},
+    leaks: [],
+    descriptorPaths: [],
+    outsideChanges: [],
+    flips: 0,
+    serverErrors,
+    searchSandbox,
+    searchSandboxLogLevel: sandbox.level,
+  };
   try {
     const finalized = await server.client.finalize({
       tools: [
@@ -278,7 +296,8 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
         for (const step of tool.steps(i)) {
           const result = await server.client.executeTool(step.tool, step.input, { deadlineMs: 60_000 });
           const text = JSON.stringify(result);
-          if (text.includes("/proc/self/fd") && report.descriptorPaths.length < 10) report.descriptorPaths.push(`${tool.name} (${step.tool}): ${text.slice(0, 400)}`);
+          if (text.includes("/proc/self/fd") && report.descriptorPaths.length < 10)
+            report.descriptorPaths.push(`${tool.name} (${step.tool}): ${text.slice(0, 400)}`);
           if (text.includes(canary)) {
             tally.leaks++;
             if (report.leaks.length < 10) report.leaks.push(`${tool.name} (${step.tool}): ${text.slice(0, 400)}`);
@@ -342,7 +361,15 @@ export function raceProblems(report: RaceReport, entries: readonly string[], cal
 
 /** One line per tool, for the test log. */
 export function formatRaceReport(report: RaceReport): string {
-  const rows = Object.entries(report.tools).map(([name, t]) => `${name.padEnd(16)} calls ${t.calls}  ok ${t.ok}  leaks ${t.leaks}  ${JSON.stringify(t.errors)}`);
+  const rows = Object.entries(report.tools).map(
+    ([name, t]) => `${name.padEnd(16)} calls ${t.calls}  ok ${t.ok}  leaks ${t.leaks}  ${JSON.stringify(t.errors)}`,
+  );
   const examples = Object.entries(report.tools).flatMap(([name, t]) => Object.entries(t.examples).map(([code, message]) => `  ${name} ${code}: ${message}`));
-  return [`search sandbox: ${report.searchSandbox}`, ...rows, ...examples, ...report.serverErrors.map((line) => `  server: ${line}`), `flips ${report.flips}, outside changes ${report.outsideChanges.length}${report.outsideChanges.length > 0 ? ` (${report.outsideChanges.slice(0, 5).join(", ")})` : ""}`].join("\n");
+  return [
+    `search sandbox: ${report.searchSandbox}`,
+    ...rows,
+    ...examples,
+    ...report.serverErrors.map((line) => `  server: ${line}`),
+    `flips ${report.flips}, outside changes ${report.outsideChanges.length}${report.outsideChanges.length > 0 ? ` (${report.outsideChanges.slice(0, 5).join(", ")})` : ""}`,
+  ].join("\n");
 }

@@ -96,7 +96,12 @@ export async function runKillRecovery(options: KillRecoveryOptions): Promise<Kil
 }
 
 /** Every file must be exactly the version on disk before the kill or the one in flight. */
-async function checkFiles(files: string[], state: { current: string; inFlight: string | undefined }[], body: string, report: KillRecoveryReport): Promise<void> {
+async function checkFiles(
+  files: string[],
+  state: { current: string; inFlight: string | undefined }[],
+  body: string,
+  report: KillRecoveryReport,
+): Promise<void> {
   for (const [i, file] of files.entries()) {
     const content = await readFile(file, "utf8");
     const marker = content.slice(0, content.indexOf("\n"));

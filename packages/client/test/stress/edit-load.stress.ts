@@ -13,7 +13,9 @@ const CALLS = process.env.GROK_SUITE_SMOKE === "1" ? 200 : 1_000;
 
 it(`${CALLS} reads and edits of the same 50 files, 64 in flight: no error, every edit once`, async () => {
   const report = await runEditLoad({ calls: CALLS, concurrency: 64, files: 50 });
-  console.log(`calls ${JSON.stringify(report.calls)} in ${report.elapsedMs} ms; errors ${report.errors.length}, torn ${report.tornReads.length}, lost or doubled ${report.lostOrDoubled.length}`);
+  console.log(
+    `calls ${JSON.stringify(report.calls)} in ${report.elapsedMs} ms; errors ${report.errors.length}, torn ${report.tornReads.length}, lost or doubled ${report.lostOrDoubled.length}`,
+  );
   expect(report.errors).toEqual([]);
   expect(report.tornReads).toEqual([]);
   expect(report.lostOrDoubled).toEqual([]);

@@ -13,7 +13,9 @@ const KILLS = process.env.GROK_SUITE_SMOKE === "1" ? 5 : 40;
 
 it(`${KILLS} kill -9 during 6 MB edits: no temporary survives a restart, no file is torn`, async () => {
   const report = await runKillRecovery({ kills: KILLS, fileBytes: 6 * 1024 * 1024 });
-  console.log(`kills ${report.kills}, of which left temporaries ${report.killsLeavingTemporaries}; acknowledged edits ${report.acknowledged}; survivors ${report.survivors.length}; torn ${report.torn.length}`);
+  console.log(
+    `kills ${report.kills}, of which left temporaries ${report.killsLeavingTemporaries}; acknowledged edits ${report.acknowledged}; survivors ${report.survivors.length}; torn ${report.torn.length}`,
+  );
   expect(report.survivors).toEqual([]);
   expect(report.torn).toEqual([]);
   expect(report.killsLeavingTemporaries).toBeGreaterThan(KILLS / 2);

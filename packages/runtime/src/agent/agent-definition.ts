@@ -100,7 +100,11 @@ function text(raw: Record<string, unknown>, source: string, field: string, ...ke
 function nameList(raw: Record<string, unknown>, source: string, field: string, ...keys: string[]): string[] {
   const value = pick(raw, ...keys);
   if (value === undefined) return [];
-  if (typeof value === "string") return value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (typeof value === "string")
+    return value
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
   if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value.map((v) => v.trim()).filter((s) => s !== "");
   throw new AgentDefinitionError(`${source}: ${field} must be a list of tool names`);
 }

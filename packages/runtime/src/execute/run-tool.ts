@@ -42,7 +42,13 @@ export async function runTool(session: CallHost, request: CallRequest): Promise<
       const problems = validateToolOutput(tool.definition, result.output);
       if (problems.length > 0) {
         // Only sessions in validation (test/debug) mode get here, so the details help more than they leak.
-        throw new ToolError(ErrorCode.INTERNAL, `Output of ${tool.fqId} does not match its output schema: ${problems.slice(0, 5).map((p) => `${p.path || "/"} ${p.message}`).join("; ")}`);
+        throw new ToolError(
+          ErrorCode.INTERNAL,
+          `Output of ${tool.fqId} does not match its output schema: ${problems
+            .slice(0, 5)
+            .map((p) => `${p.path || "/"} ${p.message}`)
+            .join("; ")}`,
+        );
       }
     }
     session.recordSuccess(tool.clientName, tool.fqId);
@@ -83,7 +89,9 @@ function lookup(session: CallHost, name: string): FinalizedTool {
   const near = nearestNames(name, toolset.clientNames());
   throw new ToolError(ErrorCode.TOOL_NOT_FOUND, `Tool not found: ${name}`, {
     details: { tool_id: name },
-    ...(near.length > 0 ? { suggestion: `Did you mean ${near.map((n) => `'${n}'`).join(" or ")}? Available tools: ${toolset.clientNames().join(", ")}` } : { suggestion: `Available tools: ${toolset.clientNames().join(", ")}` }),
+    ...(near.length > 0
+      ? { suggestion: `Did you mean ${near.map((n) => `'${n}'`).join(" or ")}? Available tools: ${toolset.clientNames().join(", ")}` }
+      : { suggestion: `Available tools: ${toolset.clientNames().join(", ")}` }),
   });
 }
 
@@ -128,12 +136,20 @@ async function invoke(session: CallHost, tool: FinalizedTool, input: Record<stri
     if (request.timeoutMs !== undefined && request.timeoutMs > 0) {
       timer = setTimeout(() => {
         controller.abort(new Error("deadline"));
-        reject(new ToolError(ErrorCode.TIMEOUT, `Tool call timed out after ${request.timeoutMs} ms`, { suggestion: "Retry with a larger timeout or a smaller request." }));
+        reject(
+          new ToolError(ErrorCode.TIMEOUT, `Tool call timed out after ${request.timeoutMs} ms`, {
+            suggestion: "Retry with a larger timeout or a smaller request.",
+          }),
+        );
       }, request.timeoutMs);
     }
-    controller.signal.addEventListener("abort", () => {
-      if (request.signal?.aborted) reject(new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled"));
-    }, { once: true });
+    controller.signal.addEventListener(
+      "abort",
+      () => {
+        if (request.signal?.aborted) reject(new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled"));
+      },
+      { once: true },
+    );
   });
   deadline.catch(() => undefined);
   const ctx = createContext(session, tool, request, controller.signal);
@@ -202,7 +218,11 @@ async function collectReminders(session: CallHost, tool: FinalizedTool, callId: 
 
 function potentiallyLargeFields(tool: FinalizedTool): ReadonlySet<string> {
   const fields = tool.definition.outputFields ?? {};
-  return new Set(Object.entries(fields).filter(([, info]) => info.potentiallyLarge).map(([name]) => name));
+  return new Set(
+    Object.entries(fields)
+      .filter(([, info]) => info.potentiallyLarge)
+      .map(([name]) => name),
+  );
 }
 
 function toErrorInfo(error: ToolError): ToolErrorInfo {

@@ -61,9 +61,7 @@ export interface VersionWarningData {
 }
 
 /** Result of resolving a tool's contract version. */
-export type VersionResolution =
-  | { ok: true; version: string; warnings: VersionWarningData[] }
-  | { ok: false; message: string };
+export type VersionResolution = { ok: true; version: string; warnings: VersionWarningData[] } | { ok: false; message: string };
 
 /** Checks a preset name: the error message, or a deprecation warning. */
 export function checkPreset(preset: string, catalog: VersionCatalog = BASE_VERSION_CATALOG): { error?: string; warning?: VersionWarningData } {
@@ -112,7 +110,10 @@ export function resolveContractVersion(
   }
   const lifecycle = catalog.versionLifecycles?.[fqId]?.[wanted] ?? { status: "active" as const };
   if (lifecycle.status === "removal_candidate") {
-    return { ok: false, message: `behavior_version "${wanted}" for tool "${fqId}" is scheduled for removal. Use "${lifecycle.replacement ?? CURRENT_VERSION}" instead.` };
+    return {
+      ok: false,
+      message: `behavior_version "${wanted}" for tool "${fqId}" is scheduled for removal. Use "${lifecycle.replacement ?? CURRENT_VERSION}" instead.`,
+    };
   }
   if (lifecycle.status === "deprecated") {
     const replacement = lifecycle.replacement ?? CURRENT_VERSION;

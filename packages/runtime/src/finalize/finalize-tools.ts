@@ -55,7 +55,12 @@ interface Draft {
 
 /** One violation's `summary()` text: `{tool}: {field}; {message}; expected {e}; got {bad}`. */
 export function violationSummary(v: ConfigViolation): string {
-  const parts = [v.fieldPath, v.message, v.expected === undefined ? undefined : `expected ${v.expected}`, v.badValueJson === undefined ? undefined : `got ${v.badValueJson}`];
+  const parts = [
+    v.fieldPath,
+    v.message,
+    v.expected === undefined ? undefined : `expected ${v.expected}`,
+    v.badValueJson === undefined ? undefined : `got ${v.badValueJson}`,
+  ];
   return `${v.toolId}: ${parts.filter((p) => p !== undefined).join("; ")}`;
 }
 
@@ -80,11 +85,27 @@ export function finalizeTools(registry: ToolRegistry, input: FinalizeInput, env:
       const fieldPath = `tools[${i}].params_json`;
       if (!parsed.ok) {
         const message = `${entry.id}: ${fieldPath} failed to parse JSON: ${parsed.message}`;
-        return fail([{ entryIndex: i, toolId: entry.id, fieldPath, message, expected: "a JSON object", badValueJson: entry.paramsJson, category: "params_json_parse" }], message);
+        return fail(
+          [{ entryIndex: i, toolId: entry.id, fieldPath, message, expected: "a JSON object", badValueJson: entry.paramsJson, category: "params_json_parse" }],
+          message,
+        );
       }
       if (!isPlainObject(parsed.value)) {
         const message = `${entry.id}: ${fieldPath} must be a JSON object`;
-        return fail([{ entryIndex: i, toolId: entry.id, fieldPath, message, expected: "a JSON object", badValueJson: json(parsed.value), category: "params_json_not_object" }], message);
+        return fail(
+          [
+            {
+              entryIndex: i,
+              toolId: entry.id,
+              fieldPath,
+              message,
+              expected: "a JSON object",
+              badValueJson: json(parsed.value),
+              category: "params_json_not_object",
+            },
+          ],
+          message,
+        );
       }
       object = parsed.value;
     }
@@ -93,7 +114,20 @@ export function finalizeTools(registry: ToolRegistry, input: FinalizeInput, env:
       if (idError) {
         const fieldPath = `tools[${i}].name_override`;
         const message = `${entry.id}: ${fieldPath} is not a valid tool name (${JSON.stringify(entry.nameOverride)}): ${idError}`;
-        return fail([{ entryIndex: i, toolId: entry.id, fieldPath, message, expected: "a valid tool name", badValueJson: json(entry.nameOverride), category: "name_override_invalid" }], message);
+        return fail(
+          [
+            {
+              entryIndex: i,
+              toolId: entry.id,
+              fieldPath,
+              message,
+              expected: "a valid tool name",
+              badValueJson: json(entry.nameOverride),
+              category: "name_override_invalid",
+            },
+          ],
+          message,
+        );
       }
     }
     clientObjects.push(object);
@@ -103,7 +137,16 @@ export function finalizeTools(registry: ToolRegistry, input: FinalizeInput, env:
   const catalog = env.catalog ?? versionCatalogOf(registry.namespaces);
   const preset = input.behaviorPreset === undefined || input.behaviorPreset === "" ? CURRENT_VERSION : input.behaviorPreset;
   if (!Object.hasOwn(catalog.presets, preset)) {
-    return fail([{ toolId: "(global)", fieldPath: "behavior_preset", message: `unknown behavior_preset: "${preset}"`, expected: "one of the registered behavior presets", badValueJson: json(preset), category: "behavior_preset" }]);
+    return fail([
+      {
+        toolId: "(global)",
+        fieldPath: "behavior_preset",
+        message: `unknown behavior_preset: "${preset}"`,
+        expected: "one of the registered behavior presets",
+        badValueJson: json(preset),
+        category: "behavior_preset",
+      },
+    ]);
   }
   const warnings: VersionWarningInfo[] = [];
 
@@ -113,13 +156,27 @@ export function finalizeTools(registry: ToolRegistry, input: FinalizeInput, env:
   for (const [i, entry] of input.tools.entries()) {
     const registered = registry.get(entry.id);
     if (!registered) {
-      violations.push({ entryIndex: i, toolId: entry.id, fieldPath: "id", message: "not found in registry", badValueJson: json(entry.id), category: "tool_not_found" });
+      violations.push({
+        entryIndex: i,
+        toolId: entry.id,
+        fieldPath: "id",
+        message: "not found in registry",
+        badValueJson: json(entry.id),
+        category: "tool_not_found",
+      });
       continue;
     }
     const def = registered.definition;
     const version = resolveContractVersion(preset, entry.id, def.contractVersions, entry.behaviorVersion, catalog);
     if (!version.ok) {
-      violations.push({ entryIndex: i, toolId: entry.id, fieldPath: "behavior_version", message: version.message, badValueJson: json(entry.behaviorVersion ?? ""), category: "behavior_version" });
+      violations.push({
+        entryIndex: i,
+        toolId: entry.id,
+        fieldPath: "behavior_version",
+        message: version.message,
+        badValueJson: json(entry.behaviorVersion ?? ""),
+        category: "behavior_version",
+      });
       continue;
     }
     for (const warning of version.warnings) {
@@ -145,14 +202,30 @@ export function finalizeTools(registry: ToolRegistry, input: FinalizeInput, env:
   for (const draft of drafts) {
     const first = firstByName.get(draft.clientName);
     if (first !== undefined) {
-      violations.push({ entryIndex: draft.index, toolId: draft.registered.fqId, fieldPath: "name_override", message: `duplicate client_name "${draft.clientName}": already used by ${first}. Use name_override to give each tool a unique client-facing name.`, expected: "a unique client-facing tool name", badValueJson: json(draft.clientName), category: "duplicate_client_name" });
+      violations.push({
+        entryIndex: draft.index,
+        toolId: draft.registered.fqId,
+        fieldPath: "name_override",
+        message: `duplicate client_name "${draft.clientName}": already used by ${first}. Use name_override to give each tool a unique client-facing name.`,
+        expected: "a unique client-facing tool name",
+        badValueJson: json(draft.clientName),
+        category: "duplicate_client_name",
+      });
     } else firstByName.set(draft.clientName, draft.registered.fqId);
   }
   if (violations.length > 0) return fail(violations);
   const seenIds = new Set<string>();
   for (const draft of drafts) {
     if (seenIds.has(draft.registered.fqId)) {
-      violations.push({ entryIndex: draft.index, toolId: draft.registered.fqId, fieldPath: "id", message: `tool "${draft.registered.fqId}" is listed more than once`, expected: "each tool id at most once", badValueJson: json(draft.registered.fqId), category: "duplicate_tool_id" });
+      violations.push({
+        entryIndex: draft.index,
+        toolId: draft.registered.fqId,
+        fieldPath: "id",
+        message: `tool "${draft.registered.fqId}" is listed more than once`,
+        expected: "each tool id at most once",
+        badValueJson: json(draft.registered.fqId),
+        category: "duplicate_tool_id",
+      });
     }
     seenIds.add(draft.registered.fqId);
   }
@@ -228,7 +301,13 @@ function effectiveParams(registered: RegisteredTool, client: Record<string, unkn
   }
   const failures = spec.check?.(merged as never) ?? [];
   for (const failure of failures) {
-    violations.push({ entryIndex: index, toolId: registered.fqId, message: failure.message, category: failure.category ?? "params_constraint", ...optionalFields(failure) });
+    violations.push({
+      entryIndex: index,
+      toolId: registered.fqId,
+      message: failure.message,
+      category: failure.category ?? "params_constraint",
+      ...optionalFields(failure),
+    });
   }
   return failures.length > 0 ? INVALID : merged;
 }
@@ -242,7 +321,13 @@ function optionalFields(failure: RequirementFailure): Partial<ConfigViolation> {
 }
 
 function toViolation(draft: Draft, failure: RequirementFailure, category: string): ConfigViolation {
-  return { entryIndex: draft.index, toolId: draft.registered.fqId, message: failure.message, category: failure.category ?? category, ...optionalFields(failure) };
+  return {
+    entryIndex: draft.index,
+    toolId: draft.registered.fqId,
+    message: failure.message,
+    category: failure.category ?? category,
+    ...optionalFields(failure),
+  };
 }
 
 function describeInput(draft: Draft, toolset: FinalizedToolset): DescribeInput<unknown> {
@@ -286,7 +371,8 @@ function buildTool(draft: Draft, toolset: FinalizedToolset, env: ResolvedEnviron
     maxCharsPerLine: MAX_CHARS_PER_LINE,
   };
   const raw = draft.descriptionOverride ?? (typeof def.description === "function" ? def.description(input) : def.description);
-  const onError = def.descriptionRenderFallback === "raw" && draft.descriptionOverride !== undefined ? (text: string) => text : (text: string) => stripTemplateMarkers(text);
+  const onError =
+    def.descriptionRenderFallback === "raw" && draft.descriptionOverride !== undefined ? (text: string) => text : (text: string) => stripTemplateMarkers(text);
   const description = substitutePlaceholders(renderTemplate(raw, context, onError), placeholders);
   const renamed = renameSchema(structuredClone(canonicalSchema) as Record<string, unknown>, draft.paramNames);
   renderSchemaDescriptions(renamed, context);
@@ -298,7 +384,12 @@ function buildTool(draft: Draft, toolset: FinalizedToolset, env: ResolvedEnviron
  * The template context of a finalized toolset: `tools.by_kind`, `params.<kind>`, the namespaces'
  * flags, `system_reminders_enabled`, and a tool's extras on top.
  */
-export function descriptionContext(toolset: FinalizedToolset, systemRemindersEnabled: boolean, flags: Readonly<Record<string, unknown>> = {}, extras: Record<string, unknown> = {}): Record<string, unknown> {
+export function descriptionContext(
+  toolset: FinalizedToolset,
+  systemRemindersEnabled: boolean,
+  flags: Readonly<Record<string, unknown>> = {},
+  extras: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     tools: { by_kind: toolset.kindToolNames() },
     params: toolset.kindParamMaps(),

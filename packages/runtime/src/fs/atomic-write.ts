@@ -116,7 +116,12 @@ export async function writeFileConfined(
  * the file is created through that descriptor with `O_EXCL`. Not atomic: for files seeded empty or
  * small (a plan file), where "never overwrite" matters more than "never seen half-written".
  */
-export async function createFileConfined(scope: FsScope, absPath: string, content: string | Uint8Array = "", options: { displayPath?: string; mode?: number } = {}): Promise<WriteResult> {
+export async function createFileConfined(
+  scope: FsScope,
+  absPath: string,
+  content: string | Uint8Array = "",
+  options: { displayPath?: string; mode?: number } = {},
+): Promise<WriteResult> {
   const displayPath = options.displayPath ?? absPath;
   assertNoNul(absPath, displayPath);
   const { parent, name } = splitFilePath(absPath, "open");
@@ -162,14 +167,22 @@ export async function removeFileConfined(scope: FsScope, absPath: string, option
  * (O_EXCL, no link followed), written, fsynced, renamed over `name` within the same folder, then
  * the folder fsynced. Returns the stat of the written file.
  */
-async function replaceInDir(dir: CheckedDir, name: string, content: string | Uint8Array, mode: number | undefined, journal: TemporaryNotes | undefined): Promise<Stats> {
+async function replaceInDir(
+  dir: CheckedDir,
+  name: string,
+  content: string | Uint8Array,
+  mode: number | undefined,
+  journal: TemporaryNotes | undefined,
+): Promise<Stats> {
   const tempName = temporaryNameFor(name);
   const entry = await journal?.begin(dir.realPathOf(tempName));
   let written: Stats;
   try {
-    const handle = await open(dir.at(tempName), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o644).catch((error: unknown) => {
-      throw dir.explain(error, { from: tempName, to: name });
-    });
+    const handle = await open(dir.at(tempName), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o644).catch(
+      (error: unknown) => {
+        throw dir.explain(error, { from: tempName, to: name });
+      },
+    );
     try {
       try {
         // The creation mode was filtered by the umask; set the kept mode exactly.

@@ -63,10 +63,14 @@ export async function assertInsideRoots(scope: FsScope, realPath: string, displa
 export function outsideRootsError(displayPath: string, realPath: string, roots: readonly string[]): ToolError {
   const resolved = realPath === displayPath ? "" : ` (it resolves to ${realPath})`;
   const list = roots.length === 0 ? "(none)" : roots.join(", ");
-  return new ToolError(ErrorCode.PERMISSION_DENIED, `Permission denied: ${displayPath} is outside the folders this session may access${resolved}. Allowed: ${list}`, {
-    suggestion: `Use a path inside ${list}. The server operator can allow more folders with --allow-path.`,
-    filePath: displayPath,
-  });
+  return new ToolError(
+    ErrorCode.PERMISSION_DENIED,
+    `Permission denied: ${displayPath} is outside the folders this session may access${resolved}. Allowed: ${list}`,
+    {
+      suggestion: `Use a path inside ${list}. The server operator can allow more folders with --allow-path.`,
+      filePath: displayPath,
+    },
+  );
 }
 
 /** The error of an open that raced a replacement it could not tell apart (no procfs): retry it. */
@@ -124,7 +128,12 @@ export async function resolveForCreate(absPath: string): Promise<string> {
       // ENOENT, ENOTDIR: a component went away; EINVAL: a link was replaced by a file meanwhile.
       if (ToolError.is(error) || (code !== "ENOENT" && code !== "ENOTDIR" && code !== "EINVAL")) throw error;
       if (attempt >= RESOLVE_ATTEMPTS) {
-        throw new ToolError(ErrorCode.EXECUTION_FAILED, `${absPath} changed while it was being resolved`, { suggestion: "Retry the call.", retryable: true, filePath: absPath, cause: error });
+        throw new ToolError(ErrorCode.EXECUTION_FAILED, `${absPath} changed while it was being resolved`, {
+          suggestion: "Retry the call.",
+          retryable: true,
+          filePath: absPath,
+          cause: error,
+        });
       }
     }
   }

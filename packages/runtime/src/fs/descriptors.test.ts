@@ -13,7 +13,14 @@ import { openConfined, readFileConfined } from "./safe-read.js";
 import { removeFileConfined, replaceFileAtomic, writeFileConfined } from "./atomic-write.js";
 import { PathLocks } from "./path-lock.js";
 import { TEMP_JOURNAL_DIR_NAME, TempJournal, temporaryNameFor, temporaryWriterPid } from "./temp-journal.js";
-import { detectSearchSandbox, openSearchRoot, removeStaleProbeFolders, searchSandboxPolicy, type SearchSandbox, type SearchSandboxPolicy } from "./search-root.js";
+import {
+  detectSearchSandbox,
+  openSearchRoot,
+  removeStaleProbeFolders,
+  searchSandboxPolicy,
+  type SearchSandbox,
+  type SearchSandboxPolicy,
+} from "./search-root.js";
 
 let base: string;
 let ws: string;
@@ -127,9 +134,14 @@ describe("checked folders", () => {
       // A temporary is named as the file it stands for; /proc/self/fd/3 is not taken for /proc/self/fd/3x.
       const error = Object.assign(new Error(`ENOENT: no such file or directory, open '${dir.at(".a.txt.1.abc.tmp")}'`), { path: dir.at(".a.txt.1.abc.tmp") });
       dir.explain(error, { from: ".a.txt.1.abc.tmp", to: "a.txt" });
-      expect([error.message, error.path]).toEqual([`ENOENT: no such file or directory, open '${path.join(ws, "sub", "a.txt")}'`, path.join(ws, "sub", "a.txt")]);
+      expect([error.message, error.path]).toEqual([
+        `ENOENT: no such file or directory, open '${path.join(ws, "sub", "a.txt")}'`,
+        path.join(ws, "sub", "a.txt"),
+      ]);
       const renamed = new Error(`ENOENT: no such file or directory, rename '${dir.at(".a.txt.1.abc.tmp")}' -> '${dir.at("a.txt")}'`);
-      expect((dir.explain(renamed, { from: ".a.txt.1.abc.tmp", to: "a.txt" }) as Error).message).toBe(`ENOENT: no such file or directory, rename '${path.join(ws, "sub", "a.txt")}'`);
+      expect((dir.explain(renamed, { from: ".a.txt.1.abc.tmp", to: "a.txt" }) as Error).message).toBe(
+        `ENOENT: no such file or directory, rename '${path.join(ws, "sub", "a.txt")}'`,
+      );
       const other = new Error(`open '${dir.path}0/x'`);
       expect((dir.explain(other) as Error).message).toBe(`open '${dir.path}0/x'`);
     } finally {
@@ -357,7 +369,13 @@ describe("confined searches", () => {
   });
 
   describe("without a mount namespace", () => {
-    const none = (policy: SearchSandboxPolicy): SearchSandbox => ({ mode: "none", policy, prefix: [], mountCommand: "", detail: "mount namespaces unavailable (test)" });
+    const none = (policy: SearchSandboxPolicy): SearchSandbox => ({
+      mode: "none",
+      policy,
+      prefix: [],
+      mountCommand: "",
+      detail: "mount namespaces unavailable (test)",
+    });
 
     test("the fallback still pins the root: the program runs in the checked folder even after a swap", async () => {
       const root = await openSearchRoot(scope, path.join(ws, "sub"));
@@ -375,7 +393,9 @@ describe("confined searches", () => {
       const refused = await failure(root.launch("/bin/ls", ["."], none("require")));
       await root.close();
       expect(refused.code).toBe(ErrorCode.PERMISSION_DENIED);
-      expect(refused.message).toBe("Permission denied: this server refuses searches, since it cannot keep them inside the workspace here (mount namespaces unavailable (test)).");
+      expect(refused.message).toBe(
+        "Permission denied: this server refuses searches, since it cannot keep them inside the workspace here (mount namespaces unavailable (test)).",
+      );
       const file = await openSearchRoot(scope, path.join(ws, "sub", "a.txt"));
       expect((await file.launch("/bin/cat", [file.pathArgument], none("require"))).file).toBe("/bin/cat");
       await file.close();
@@ -385,7 +405,12 @@ describe("confined searches", () => {
     });
 
     test("the policy comes from GROK_TOOLS_SEARCH_SANDBOX; `off` is reported as such", async () => {
-      expect([searchSandboxPolicy({}), searchSandboxPolicy({ GROK_TOOLS_SEARCH_SANDBOX: "off" }), searchSandboxPolicy({ GROK_TOOLS_SEARCH_SANDBOX: "require" }), searchSandboxPolicy({ GROK_TOOLS_SEARCH_SANDBOX: "on" })]).toEqual(["auto", "off", "require", "auto"]);
+      expect([
+        searchSandboxPolicy({}),
+        searchSandboxPolicy({ GROK_TOOLS_SEARCH_SANDBOX: "off" }),
+        searchSandboxPolicy({ GROK_TOOLS_SEARCH_SANDBOX: "require" }),
+        searchSandboxPolicy({ GROK_TOOLS_SEARCH_SANDBOX: "on" }),
+      ]).toEqual(["auto", "off", "require", "auto"]);
       const saved = process.env.GROK_TOOLS_SEARCH_SANDBOX;
       process.env.GROK_TOOLS_SEARCH_SANDBOX = "off";
       try {
@@ -429,7 +454,16 @@ describe("confined searches", () => {
     for (const dir of [dead, mine, unknown]) await mkdir(path.join(dir, "root"), { recursive: true });
     try {
       await removeStaleProbeFolders();
-      expect(await Promise.all([dead, mine, unknown].map((dir) => lstat(dir).then(() => true, () => false)))).toEqual([false, true, true]);
+      expect(
+        await Promise.all(
+          [dead, mine, unknown].map((dir) =>
+            lstat(dir).then(
+              () => true,
+              () => false,
+            ),
+          ),
+        ),
+      ).toEqual([false, true, true]);
     } finally {
       for (const dir of [dead, mine, unknown]) await rm(dir, { recursive: true, force: true });
     }

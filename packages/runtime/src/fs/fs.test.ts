@@ -259,7 +259,13 @@ describe("read tracker", () => {
     const resources = new ResourceStore();
     const tracker = readTracker({ resources });
     const bytes = Buffer.from("v1");
-    const notRead = (() => { try { tracker.checkBeforeEdit("/ws/a", bytes, { displayPath: "a", readToolName: "read_file" }); } catch (e) { return e; } })();
+    const notRead = (() => {
+      try {
+        tracker.checkBeforeEdit("/ws/a", bytes, { displayPath: "a", readToolName: "read_file" });
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(ToolError.is(notRead) && notRead.code).toBe(ErrorCode.FILE_NOT_READ);
     expect((notRead as ToolError).suggestion).toContain("read_file");
     expect(() => tracker.checkBeforeEdit("/ws/a", bytes, { skipReadBeforeEdit: true })).not.toThrow();

@@ -87,11 +87,7 @@ export function specialFileError(displayPath: string, kind: string): ToolError {
 }
 
 /** Reads a confined regular file, up to `maxBytes`. A directory fails with errno `EISDIR`. */
-export async function readFileConfined(
-  scope: FsScope,
-  absPath: string,
-  options: { displayPath?: string; maxBytes?: number } = {},
-): Promise<ReadResult> {
+export async function readFileConfined(scope: FsScope, absPath: string, options: { displayPath?: string; maxBytes?: number } = {}): Promise<ReadResult> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
   const opened = await openConfined(scope, absPath, options.displayPath ?? absPath);
   try {

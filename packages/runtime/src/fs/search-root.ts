@@ -66,14 +66,14 @@ export interface SearchLaunch {
  */
 const SANDBOX_SCRIPT = [
   '"$0" -n --rbind -o nosymfollow -- "$1" "$1" || { echo "grok-tools: cannot prepare the search sandbox" >&2; exit 2; }',
-  'mounts=$(cat /proc/self/mountinfo) || exit 2',
+  "mounts=$(cat /proc/self/mountinfo) || exit 2",
   'printf "%s\\n" "$mounts" | while read -r _ _ _ _ at _; do',
   '  case "$at" in "$1"/*|*\\\\*) ;; *) continue ;; esac',
   '  at=$(printf "%b" "$at")',
   '  case "$at" in "$1"/*) "$0" -n -o remount,bind,nosymfollow -- "$at" || { echo "grok-tools: cannot keep the search inside the workspace: $at cannot be made to refuse links" >&2; exit 2; } ;; esac',
-  'done || exit 2',
+  "done || exit 2",
   'cd -- "$2" 2>/dev/null || { echo "grok-tools: the search folder changed while the search started; search again" >&2; exit 2; }',
-  'shift 2',
+  "shift 2",
   'exec "$@"',
 ].join("\n");
 
@@ -156,11 +156,20 @@ async function probeSandbox(): Promise<SearchSandbox> {
     await mkdir(root);
     await writeFile(path.join(root, "inside"), "inside\n");
     await symlink(path.join(scratch, "outside"), path.join(root, "link"));
-    for (const prefix of [[unshare, "--mount"], [unshare, "--user", "--map-root-user", "--mount"]]) {
-      const check = 'cat inside && ! cat link/x 2>/dev/null';
+    for (const prefix of [
+      [unshare, "--mount"],
+      [unshare, "--user", "--map-root-user", "--mount"],
+    ]) {
+      const check = "cat inside && ! cat link/x 2>/dev/null";
       const probe = await run(prefix[0]!, [...prefix.slice(1), "/bin/sh", "-c", SANDBOX_SCRIPT, mount, root, root, "/bin/sh", "-c", check], scratch);
       if (probe.code === 0 && probe.stdout === "inside\n") {
-        return Object.freeze({ mode: "nosymfollow-mount", policy: "auto", prefix: Object.freeze(prefix), mountCommand: mount, detail: `searches run in their own mount namespace (${prefix.slice(1).join(" ")}) where no link below the search root is followed` });
+        return Object.freeze({
+          mode: "nosymfollow-mount",
+          policy: "auto",
+          prefix: Object.freeze(prefix),
+          mountCommand: mount,
+          detail: `searches run in their own mount namespace (${prefix.slice(1).join(" ")}) where no link below the search root is followed`,
+        });
       }
     }
     return unavailable;
@@ -179,7 +188,12 @@ let probed: Promise<SearchSandbox> | undefined;
  */
 export async function detectSearchSandbox(): Promise<SearchSandbox> {
   const policy = searchSandboxPolicy();
-  if (policy === "off") return { ...NO_SANDBOX, policy, detail: `${SEARCH_SANDBOX_ENV_VAR}=off: searches run without a mount namespace; a folder swapped for a link below a search root while the search runs can be followed` };
+  if (policy === "off")
+    return {
+      ...NO_SANDBOX,
+      policy,
+      detail: `${SEARCH_SANDBOX_ENV_VAR}=off: searches run without a mount namespace; a folder swapped for a link below a search root while the search runs can be followed`,
+    };
   probed ??= probeSandbox();
   const found = await probed;
   if (found.mode !== "none") return { ...found, policy };
@@ -192,9 +206,13 @@ export async function detectSearchSandbox(): Promise<SearchSandbox> {
 
 /** PERMISSION_DENIED for a search that the `require` policy refuses. */
 function searchRefusedError(box: SearchSandbox): ToolError {
-  return new ToolError(ErrorCode.PERMISSION_DENIED, `Permission denied: this server refuses searches, since it cannot keep them inside the workspace here (${box.detail}).`, {
-    suggestion: "Read or list the files directly instead; the server operator decides whether searches may run without a sandbox.",
-  });
+  return new ToolError(
+    ErrorCode.PERMISSION_DENIED,
+    `Permission denied: this server refuses searches, since it cannot keep them inside the workspace here (${box.detail}).`,
+    {
+      suggestion: "Read or list the files directly instead; the server operator decides whether searches may run without a sandbox.",
+    },
+  );
 }
 
 /** The real path of an executable program, or undefined when there is none. */
@@ -270,7 +288,11 @@ export class SearchRoot {
     const realProgram = realProgramPath(program);
     if (box.mode === "nosymfollow-mount" && this.#bindRoot !== undefined && realProgram !== undefined) {
       const [file, ...prefixArgs] = box.prefix;
-      return { file: file!, args: [...prefixArgs, "/bin/sh", "-c", SANDBOX_SCRIPT, box.mountCommand, this.#bindRoot, this.realPath, realProgram, ...args], extraFds: [] };
+      return {
+        file: file!,
+        args: [...prefixArgs, "/bin/sh", "-c", SANDBOX_SCRIPT, box.mountCommand, this.#bindRoot, this.realPath, realProgram, ...args],
+        extraFds: [],
+      };
     }
     // The child enters the checked folder itself (the descriptor is still open when it changes directory).
     return { file: program, args: [...args], cwd: PROC_FD_AVAILABLE ? `/proc/self/fd/${this.#handle.fd}` : this.realPath, extraFds: [] };

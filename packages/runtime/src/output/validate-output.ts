@@ -24,6 +24,11 @@ export function validateToolOutput(def: Pick<AnyToolDefinition, "output">, outpu
 export function assertToolOutput(def: Pick<AnyToolDefinition, "output" | "id">, output: unknown): void {
   const problems = validateToolOutput(def, output);
   if (problems.length > 0) {
-    throw new Error(`output of ${def.id} does not match its schema: ${problems.slice(0, 5).map((p) => `${p.path || "/"} ${p.message}`).join("; ")}`);
+    throw new Error(
+      `output of ${def.id} does not match its schema: ${problems
+        .slice(0, 5)
+        .map((p) => `${p.path || "/"} ${p.message}`)
+        .join("; ")}`,
+    );
   }
 }

@@ -12,7 +12,6 @@ export interface SerializedResources {
   state?: Record<string, unknown>;
 }
 
-
 /** A session's resource values, with change notification for persistence. */
 export class ResourceStore {
   readonly #values = new Map<string, { category: ResourceCategory; value: unknown }>();

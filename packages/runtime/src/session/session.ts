@@ -273,7 +273,9 @@ export class Session implements SessionHandle, CallHost {
     while (this.#active.size > 0) await Promise.allSettled([...this.#active]);
     await this.#persister?.flush().catch((error: unknown) => this.log.error({ err: error }, "final state write failed"));
     for (const [name, service] of this.#services) {
-      await Promise.resolve(this.#serviceKeys.get(name)?.dispose?.(service)).catch((error: unknown) => this.log.error({ err: error, service: name }, "service dispose failed"));
+      await Promise.resolve(this.#serviceKeys.get(name)?.dispose?.(service)).catch((error: unknown) =>
+        this.log.error({ err: error, service: name }, "service dispose failed"),
+      );
     }
     this.#services.clear();
   }

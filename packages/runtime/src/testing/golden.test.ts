@@ -55,7 +55,10 @@ test("update writes expected files with placeholders, and a rerun matches", asyn
 
 test("a differing expectation is visible in the comparison", async () => {
   const dir = await makeCase("002_err", { name: "", text: "" }, false);
-  await writeFile(path.join(dir, "expected.json"), JSON.stringify({ ok: false, error: { code: "INVALID_INPUT", message: "empty name in <WORKSPACE>", suggestion: "give a name" } }));
+  await writeFile(
+    path.join(dir, "expected.json"),
+    JSON.stringify({ ok: false, error: { code: "INVALID_INPUT", message: "empty name in <WORKSPACE>", suggestion: "give a name" } }),
+  );
   const [goldenCase] = await loadGoldenCases(root);
   const good = await runGoldenCase(goldenCase!, { namespaces: [ns], update: false });
   expect(good.actual).toEqual(good.expected);

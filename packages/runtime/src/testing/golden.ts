@@ -128,7 +128,8 @@ export async function runGoldenCase(goldenCase: GoldenCase, options: GoldenRunOp
   const inputDir = path.join(goldenCase.dir, "input");
   if (existsSync(inputDir)) await cp(inputDir, workspace, { recursive: true, verbatimSymlinks: true });
   const saved = new Map<string, string>();
-  const fill = (value: unknown): unknown => [...saved].reduce((v, [name, text]) => replaceDeep(v, name, text), replaceDeep(value, WORKSPACE_PLACEHOLDER, workspace));
+  const fill = (value: unknown): unknown =>
+    [...saved].reduce((v, [name, text]) => replaceDeep(v, name, text), replaceDeep(value, WORKSPACE_PLACEHOLDER, workspace));
   const masks = (request.mask ?? []).map(([pattern, replacement]) => [new RegExp(pattern, "g"), replacement] as const);
   const blank = (text: string): string => {
     let out = text.split(workspace).join(WORKSPACE_PLACEHOLDER).split(stateDir).join(STATE_DIR_PLACEHOLDER);
@@ -148,7 +149,12 @@ export async function runGoldenCase(goldenCase: GoldenCase, options: GoldenRunOp
     if (!finalized.ok) throw new Error(`golden case ${goldenCase.name}: finalize failed: ${finalized.message}`);
     // Fixed call ids, so that what is named after them (terminal logs) is the same on every run.
     const run = (call: GoldenCall, callId: string) =>
-      session.execute({ toolName: call.tool, inputJson: JSON.stringify(fill(call.input)), callId, ...toExecuteOptions(fill(call.options ?? {}) as Record<string, unknown>) });
+      session.execute({
+        toolName: call.tool,
+        inputJson: JSON.stringify(fill(call.input)),
+        callId,
+        ...toExecuteOptions(fill(call.options ?? {}) as Record<string, unknown>),
+      });
     for (const [index, setup] of (request.setup ?? []).entries()) {
       const done = await run(setup, `golden-setup-${index}`);
       if (!done.ok) throw new Error(`golden case ${goldenCase.name}: setup call ${index} (${setup.tool}) failed: ${done.error.message}`);

@@ -93,7 +93,8 @@ export function namespaceProblems(value: unknown): string[] {
     if (typeof spec.presets !== "object" || spec.presets === null) problems.push("presets must be an object");
     else {
       for (const [name, preset] of Object.entries(spec.presets)) {
-        if (typeof preset !== "object" || preset === null || typeof preset.tools !== "object" || preset.tools === null) problems.push(`presets.${name}.tools must be an object`);
+        if (typeof preset !== "object" || preset === null || typeof preset.tools !== "object" || preset.tools === null)
+          problems.push(`presets.${name}.tools must be an object`);
       }
     }
   }

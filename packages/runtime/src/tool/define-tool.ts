@@ -129,20 +129,14 @@ export interface ToolSpec<I extends TSchema, O extends TSchema, P> {
 }
 
 /** A tool definition, branded so that any copy of the runtime recognises it. */
-export type ToolDefinition<I extends TSchema = TSchema, O extends TSchema = TSchema, P = unknown> = ToolSpec<
-  I,
-  O,
-  P
-> & { readonly [TOOL_BRAND]: true };
+export type ToolDefinition<I extends TSchema = TSchema, O extends TSchema = TSchema, P = unknown> = ToolSpec<I, O, P> & { readonly [TOOL_BRAND]: true };
 
 /** Any tool definition, whatever its generic parameters. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyToolDefinition = ToolDefinition<TSchema, TSchema, any>;
 
 /** Declares a tool. */
-export function defineTool<I extends TSchema, O extends TSchema, P = undefined>(
-  spec: ToolSpec<I, O, P>,
-): ToolDefinition<I, O, P> {
+export function defineTool<I extends TSchema, O extends TSchema, P = undefined>(spec: ToolSpec<I, O, P>): ToolDefinition<I, O, P> {
   return Object.freeze({ ...spec, [TOOL_BRAND]: true as const });
 }
 

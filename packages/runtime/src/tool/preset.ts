@@ -6,9 +6,7 @@
 
 /** Lifecycle of a preset or a tool version. Everything is Active today; the rest exists for the messages. */
 export type Lifecycle =
-  | { status: "active" }
-  | { status: "deprecated"; note?: string; replacement?: string }
-  | { status: "removal_candidate"; replacement?: string };
+  { status: "active" } | { status: "deprecated"; note?: string; replacement?: string } | { status: "removal_candidate"; replacement?: string };
 
 /** One preset's part in a namespace. */
 export interface NamespacePreset {

@@ -69,8 +69,13 @@ export function describeTools(session: DescribableSession, options: DescribeOpti
   const toolset = config.toolset;
   const all = toolset
     ? toolset.tools.map((tool) => describeFinalized(tool, config.currentParams(tool.definition, tool.params), session.runtimeVersion, includeSchemas))
-    : session.registry.list().map((r) => ({ ...describeRegistered(r.fqId, r.namespace, r.definition, session.runtimeVersion, includeSchemas), enabled: config.pending.isEnabled(r.fqId) }));
-  return all.filter((d) => (options.category === undefined || d.category === options.category) && (toolset === undefined || d.enabled || options.includeDisabled));
+    : session.registry.list().map((r) => ({
+        ...describeRegistered(r.fqId, r.namespace, r.definition, session.runtimeVersion, includeSchemas),
+        enabled: config.pending.isEnabled(r.fqId),
+      }));
+  return all.filter(
+    (d) => (options.category === undefined || d.category === options.category) && (toolset === undefined || d.enabled || options.includeDisabled),
+  );
 }
 
 /** One ToolInfo by name: the client name after finalize, the fq id before (or either). */
@@ -82,7 +87,12 @@ export function describeTool(session: DescribableSession, name: string): ToolDes
     return tool ? describeFinalized(tool, config.currentParams(tool.definition, tool.params), session.runtimeVersion, true) : undefined;
   }
   const registered = session.registry.get(name) ?? session.registry.list().find((r) => r.definition.id === name);
-  return registered ? { ...describeRegistered(registered.fqId, registered.namespace, registered.definition, session.runtimeVersion, true), enabled: config.pending.isEnabled(registered.fqId) } : undefined;
+  return registered
+    ? {
+        ...describeRegistered(registered.fqId, registered.namespace, registered.definition, session.runtimeVersion, true),
+        enabled: config.pending.isEnabled(registered.fqId),
+      }
+    : undefined;
 }
 
 function describeRegistered(fqId: string, namespace: string, def: AnyToolDefinition, runtimeVersion: string, includeSchemas: boolean): ToolDescriptor {
@@ -146,7 +156,11 @@ function common(def: AnyToolDefinition, runtimeVersion: string, includeSchemas: 
     ...(def.params ? { defaultOptionsJson: JSON.stringify(def.params.defaults) } : {}),
     outputFormats: [
       { format: "default" as const, description: "Standard output with every field.", defaultFields: fields.map((f) => f.name) },
-      { format: "concise" as const, description: "Concise prompt text; potentially large fields are dropped.", defaultFields: fields.filter((f) => !f.potentiallyLarge).map((f) => f.name) },
+      {
+        format: "concise" as const,
+        description: "Concise prompt text; potentially large fields are dropped.",
+        defaultFields: fields.filter((f) => !f.potentiallyLarge).map((f) => f.name),
+      },
     ],
     outputFields: fields,
     outputSchemaJson: includeSchemas ? JSON.stringify(def.output) : "",

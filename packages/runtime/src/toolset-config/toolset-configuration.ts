@@ -22,7 +22,12 @@ import { namespaceFlags, namespaceReminders, remindersForcedOffBy } from "../fin
 
 /** Per-tool params are resources too: they travel in GetToolState under `params`. */
 export function paramsResource(id: string, defaults: unknown): ResourceKey<unknown> {
-  return defineResource<unknown>({ id, category: "params", initial: () => structuredClone(defaults), decode: (json) => (isPlainObject(json) ? json : undefined) });
+  return defineResource<unknown>({
+    id,
+    category: "params",
+    initial: () => structuredClone(defaults),
+    decode: (json) => (isPlainObject(json) ? json : undefined),
+  });
 }
 
 /** Result of a deprecated configuration RPC (`success` + `message`). */
@@ -150,7 +155,10 @@ export class ToolsetConfiguration {
     const host = this.#host;
     const input: FinalizeInput = request.tools.length === 0 && this.pending.enabled.length > 0 ? { ...request, tools: this.pending.toEntries() } : request;
     const truncation = input.truncation ? new TruncationSettings(input.truncation) : this.#truncation;
-    const forcedOffBy = remindersForcedOffBy(host.registry, input.tools.map((t) => t.id));
+    const forcedOffBy = remindersForcedOffBy(
+      host.registry,
+      input.tools.map((t) => t.id),
+    );
     // On when the request or a SetSystemReminders before finalize turned it on (the proto's flag is
     // a plain bool, so an unset flag reads as false); off with a tool of a namespace that forbids them.
     const remindersEnabled = forcedOffBy === undefined && (input.systemRemindersEnabled === true || this.#systemRemindersEnabled);
@@ -187,7 +195,8 @@ export class ToolsetConfiguration {
       this.#configuredOptions.set(tool.fqId, configuredObject(input.tools[index]));
     }
     if (initial.value !== undefined) {
-      if (initial.value.params !== undefined) host.log.warn({ ids: Object.keys(initial.value.params as object) }, "initial_tool_state_json params ignored: finalize params_json wins");
+      if (initial.value.params !== undefined)
+        host.log.warn({ ids: Object.keys(initial.value.params as object) }, "initial_tool_state_json params ignored: finalize params_json wins");
       const result = resources.merge({ state: initial.value.state }, new Set(["state"]));
       if (result.ignored.length > 0) host.log.warn({ ignored: result.ignored }, "initial_tool_state_json entries ignored");
     }
@@ -247,8 +256,10 @@ export class ToolsetConfiguration {
     const target = this.#optionsTarget(name);
     if (!target.ok) return { success: false, message: target.message, effectiveOptionsJson: "" };
     const parsed = optionsJson.trim() === "" ? { ok: true as const, value: {} } : parseJsonLikeSerde(optionsJson);
-    if (!parsed.ok) return { success: false, message: `options_json failed to parse JSON: ${parsed.message}`, effectiveOptionsJson: JSON.stringify(target.effective) };
-    if (!isPlainObject(parsed.value)) return { success: false, message: "options_json must be a JSON object", effectiveOptionsJson: JSON.stringify(target.effective) };
+    if (!parsed.ok)
+      return { success: false, message: `options_json failed to parse JSON: ${parsed.message}`, effectiveOptionsJson: JSON.stringify(target.effective) };
+    if (!isPlainObject(parsed.value))
+      return { success: false, message: "options_json must be a JSON object", effectiveOptionsJson: JSON.stringify(target.effective) };
     const incoming = Object.fromEntries(Object.entries(parsed.value).filter(([key]) => isSafeKey(key)));
     const configured = replace ? incoming : { ...target.configured, ...incoming };
     return this.#applyOptions(target, configured);
@@ -331,28 +342,53 @@ export class ToolsetConfiguration {
     const preview = finalizeTools(
       this.#host.registry,
       { tools: this.pending.toEntries() },
-      { truncation: this.#truncation, systemRemindersEnabled: this.#systemRemindersEnabled, ...(this.#versionCatalog ? { catalog: this.#versionCatalog } : {}) },
+      {
+        truncation: this.#truncation,
+        systemRemindersEnabled: this.#systemRemindersEnabled,
+        ...(this.#versionCatalog ? { catalog: this.#versionCatalog } : {}),
+      },
     );
     return preview.ok ? new FinalizedToolset(preview.tools) : undefined;
   }
 
-  #optionsTarget(name: string):
+  #optionsTarget(
+    name: string,
+  ):
     | { ok: true; name: string; fqId: string; def: AnyToolDefinition; configured: Record<string, unknown>; effective: unknown; finalized: boolean }
     | { ok: false; message: string } {
     if (this.#toolset) {
       const tool = this.#toolset.byClientName(name) ?? this.#toolset.byFqId(name) ?? this.#toolset.tools.find((t) => t.definition.id === name);
       if (!tool) return { ok: false, message: `Tool not found: ${name}` };
       const configured = { ...(this.#configuredOptions.get(tool.fqId) ?? {}) };
-      return { ok: true, name: tool.clientName, fqId: tool.fqId, def: tool.definition, configured, effective: this.currentParams(tool.definition, tool.params), finalized: true };
+      return {
+        ok: true,
+        name: tool.clientName,
+        fqId: tool.fqId,
+        def: tool.definition,
+        configured,
+        effective: this.currentParams(tool.definition, tool.params),
+        finalized: true,
+      };
     }
     const registered = this.pending.resolve(name);
     if (!registered) return { ok: false, message: this.pending.notFoundMessage(name) };
     const configured = this.pending.configuredOptions(registered.fqId);
     const defaults = (registered.definition.params?.defaults ?? {}) as Record<string, unknown>;
-    return { ok: true, name: registered.fqId, fqId: registered.fqId, def: registered.definition, configured, effective: { ...defaults, ...configured }, finalized: false };
+    return {
+      ok: true,
+      name: registered.fqId,
+      fqId: registered.fqId,
+      def: registered.definition,
+      configured,
+      effective: { ...defaults, ...configured },
+      finalized: false,
+    };
   }
 
-  #applyOptions(target: { fqId: string; def: AnyToolDefinition; effective: unknown; finalized: boolean }, configured: Record<string, unknown>): ToolOptionsChangeResult {
+  #applyOptions(
+    target: { fqId: string; def: AnyToolDefinition; effective: unknown; finalized: boolean },
+    configured: Record<string, unknown>,
+  ): ToolOptionsChangeResult {
     const spec = target.def.params;
     const unchanged = JSON.stringify(target.effective);
     if (!spec) {
@@ -364,7 +400,8 @@ export class ToolsetConfiguration {
     const known = (spec.schema as { properties?: object }).properties ?? {};
     const checked = spec.ignoreUnknownFields ? Object.fromEntries(Object.entries(effective).filter(([key]) => Object.hasOwn(known, key))) : effective;
     const problem = firstProblem(spec.schema, checked);
-    if (problem) return { success: false, message: problem.path === "" ? problem.message : `${problem.path}: ${problem.message}`, effectiveOptionsJson: unchanged };
+    if (problem)
+      return { success: false, message: problem.path === "" ? problem.message : `${problem.path}: ${problem.message}`, effectiveOptionsJson: unchanged };
     const failure = spec.check?.(effective as never)[0];
     if (failure) return { success: false, message: failure.message, effectiveOptionsJson: unchanged };
     if (target.finalized) {
@@ -408,7 +445,14 @@ function parseInitialState(json: string | undefined): InitialState {
   const fail = (message: string, badValueJson?: string): InitialState => ({
     ok: false,
     message,
-    violation: { toolId: "(global)", fieldPath: "initial_tool_state_json", message, expected: 'a JSON object shaped {"params": {...}, "state": {...}}', ...(badValueJson === undefined ? {} : { badValueJson }), category: "initial_tool_state_json" },
+    violation: {
+      toolId: "(global)",
+      fieldPath: "initial_tool_state_json",
+      message,
+      expected: 'a JSON object shaped {"params": {...}, "state": {...}}',
+      ...(badValueJson === undefined ? {} : { badValueJson }),
+      category: "initial_tool_state_json",
+    },
   });
   const parsed = parseJsonLikeSerde(json);
   if (!parsed.ok) return fail(`initial_tool_state_json failed to parse JSON: ${parsed.message}`);

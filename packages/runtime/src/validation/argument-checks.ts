@@ -15,9 +15,13 @@ export const MAX_ARGUMENT_BYTES = 64 * 1024;
 /** INVALID_INPUT when `value` holds a NUL byte, which no path or program argument can carry. */
 export function rejectNulByte(value: string | null | undefined, what: string, suggestion?: string): void {
   if (typeof value !== "string" || !value.includes("\0")) return;
-  throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid ${what} (contains a NUL byte): ${JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value)}`, {
-    suggestion: suggestion ?? `Remove the NUL byte from the ${what}.`,
-  });
+  throw new ToolError(
+    ErrorCode.INVALID_INPUT,
+    `Invalid ${what} (contains a NUL byte): ${JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value)}`,
+    {
+      suggestion: suggestion ?? `Remove the NUL byte from the ${what}.`,
+    },
+  );
 }
 
 /** INVALID_INPUT when `value` is longer than `maxBytes` in UTF-8 (default {@link MAX_ARGUMENT_BYTES}). */

@@ -108,13 +108,20 @@ function expectedOf(schema: Record<string, unknown> | undefined): string {
   }
   const type = Array.isArray(schema.type) ? (schema.type as string[]).find((t) => t !== "null") : schema.type;
   switch (type) {
-    case "string": return "a string";
-    case "integer": return "an integer";
-    case "number": return "a number";
-    case "boolean": return "a boolean";
-    case "array": return "a sequence";
-    case "object": return "a map";
-    default: return "a valid value";
+    case "string":
+      return "a string";
+    case "integer":
+      return "an integer";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "a boolean";
+    case "array":
+      return "a sequence";
+    case "object":
+      return "a map";
+    default:
+      return "a valid value";
   }
 }
 

@@ -23,7 +23,10 @@ export interface CallbackConnection {
 /** Dials `address` (`host:port`, optionally `http://host:port`, or `unix:/path`). */
 export async function dialCallback(address: string, secret: string | undefined, log: Logger): Promise<CallbackConnection | { status: CallbackStatus }> {
   const target = address.replace(/^https?:\/\//, "");
-  const client = new GrokToolsCallbackServiceClient(target, credentials.createInsecure(), { "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES });
+  const client = new GrokToolsCallbackServiceClient(target, credentials.createInsecure(), {
+    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
+    "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
+  });
   try {
     await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + CALLBACK_DIAL_TIMEOUT_MS, (error) => (error ? reject(error) : resolve())));
   } catch (error) {

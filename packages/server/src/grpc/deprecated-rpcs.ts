@@ -49,7 +49,11 @@ async function saved<Res extends { success: boolean; message: string }>(session:
     return result;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ...result, success: false, message: `The options were applied, but the session state could not be saved: ${reason}. They hold until the server restarts.` };
+    return {
+      ...result,
+      success: false,
+      message: `The options were applied, but the session state could not be saved: ${reason}. They hold until the server restarts.`,
+    };
   }
 }
 
@@ -58,14 +62,18 @@ export function createDeprecatedHandlers(ctx: DeprecatedRpcContext): Pick<GrokTo
   return {
     enableTool: handler(ctx, "EnableTool", (req, session) => session.configuration.enableTool(req.toolName)),
     disableTool: handler(ctx, "DisableTool", (req, session) => session.configuration.disableTool(req.toolName)),
-    setToolOptions: handler(ctx, "SetToolOptions", (req, session) => saved(session, session.configuration.setToolOptions(req.toolName, req.optionsJson, req.replace))),
+    setToolOptions: handler(ctx, "SetToolOptions", (req, session) =>
+      saved(session, session.configuration.setToolOptions(req.toolName, req.optionsJson, req.replace)),
+    ),
     getToolOptions: handler(ctx, "GetToolOptions", (req, session) => {
       const info = session.configuration.getToolOptions(req.toolName, req.includeSchema);
       if (!info) throw grpcError(GrpcStatus.NOT_FOUND, `Tool not found: ${req.toolName}`);
       return info;
     }),
     resetToolOptions: handler(ctx, "ResetToolOptions", (req, session) => saved(session, session.configuration.resetToolOptions(req.toolName, req.keysToReset))),
-    setToolOverride: handler(ctx, "SetToolOverride", (req, session) => session.configuration.setToolOverride(req.toolName, req.toolNameForModel, { ...req.paramNameOverridesForModel })),
+    setToolOverride: handler(ctx, "SetToolOverride", (req, session) =>
+      session.configuration.setToolOverride(req.toolName, req.toolNameForModel, { ...req.paramNameOverridesForModel }),
+    ),
     clearToolOverride: handler(ctx, "ClearToolOverride", (req, session) => session.configuration.clearToolOverride(req.toolName)),
     setSystemReminders: handler(ctx, "SetSystemReminders", (req, session) => session.configuration.setSystemReminders(req.enabled)),
     getSystemReminders: handler(ctx, "GetSystemReminders", (_req, session) => ({ enabled: session.configuration.getSystemReminders() })),

@@ -25,7 +25,10 @@ function isUndecodable(value: unknown): value is UndecodableRequest {
 /** The status of an undecodable request to method `path`. */
 function invalidArgument(path: string, reason: string): { code: GrpcStatus; details: string } {
   const message = path.slice(path.lastIndexOf("/") + 1);
-  return { code: GrpcStatus.INVALID_ARGUMENT, details: `The ${message} request body is not a valid protobuf message (${reason}); send the method's request message, protobuf-encoded.` };
+  return {
+    code: GrpcStatus.INVALID_ARGUMENT,
+    details: `The ${message} request body is not a valid protobuf message (${reason}); send the method's request message, protobuf-encoded.`,
+  };
 }
 
 /** Server with request-decoding failures answered INVALID_ARGUMENT (see the module comment). */

@@ -13,7 +13,15 @@ import {
   type ToolInfo,
   type TruncationConfig,
 } from "@grok-tools/proto";
-import { type ConfigViolation, type ExecuteOutcome, type ExecuteRequest, type ExecutionMetadataInfo, type ToolDescriptor, type ToolErrorInfo, type TruncationConfigInput } from "@grok-tools/runtime/host";
+import {
+  type ConfigViolation,
+  type ExecuteOutcome,
+  type ExecuteRequest,
+  type ExecutionMetadataInfo,
+  type ToolDescriptor,
+  type ToolErrorInfo,
+  type TruncationConfigInput,
+} from "@grok-tools/runtime/host";
 import { type ToolCategoryName } from "@grok-tools/runtime/helpers";
 import type { ExecuteToolRequest } from "@grok-tools/proto";
 

@@ -97,7 +97,8 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
         return { success: false, message: outcome.message, tools: [], versionWarnings: [] };
       }
       ctx.log.info({ tools: outcome.tools.map((t) => t.fqId), session: session.id }, "toolset finalized");
-      const callbackStatus = req.clientCallbackAddr && ctx.connectCallback ? await ctx.connectCallback(session, req.clientCallbackAddr, req.clientCallbackSecret) : undefined;
+      const callbackStatus =
+        req.clientCallbackAddr && ctx.connectCallback ? await ctx.connectCallback(session, req.clientCallbackAddr, req.clientCallbackSecret) : undefined;
       return {
         ...(callbackStatus ? { callbackStatus } : {}),
         success: true,
@@ -130,14 +131,42 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
     if (call.cancelled) return;
     const callId = outcome.callId;
     if (!outcome.ok) {
-      await write(call, { callId, chunk: { $case: "finalResult", value: { metadata: toMetadata(outcome.metadata), error: toProtoError(outcome.error), promptTextSize: 0, outputJsonSize: 0 } } });
+      await write(call, {
+        callId,
+        chunk: {
+          $case: "finalResult",
+          value: { metadata: toMetadata(outcome.metadata), error: toProtoError(outcome.error), promptTextSize: 0, outputJsonSize: 0 },
+        },
+      });
       call.end();
       return;
     }
     const prompt = chunkUtf8(outcome.promptText, chunkSize.size);
     const output = chunkUtf8(outcome.outputJson, chunkSize.size);
-    for (const c of prompt) await write(call, { callId, chunk: { $case: "data", value: { kind: StreamDataKind.STREAM_DATA_KIND_PROMPT_TEXT, data: Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength), offset: c.offset } } });
-    for (const c of output) await write(call, { callId, chunk: { $case: "data", value: { kind: StreamDataKind.STREAM_DATA_KIND_OUTPUT_JSON, data: Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength), offset: c.offset } } });
+    for (const c of prompt)
+      await write(call, {
+        callId,
+        chunk: {
+          $case: "data",
+          value: {
+            kind: StreamDataKind.STREAM_DATA_KIND_PROMPT_TEXT,
+            data: Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength),
+            offset: c.offset,
+          },
+        },
+      });
+    for (const c of output)
+      await write(call, {
+        callId,
+        chunk: {
+          $case: "data",
+          value: {
+            kind: StreamDataKind.STREAM_DATA_KIND_OUTPUT_JSON,
+            data: Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength),
+            offset: c.offset,
+          },
+        },
+      });
     await write(call, {
       callId,
       chunk: {

@@ -42,11 +42,14 @@ export class StateFolderInUseError extends Error {
   readonly holder: LockHolder;
   readonly lockFile: string;
   constructor(lockFile: string, holder: LockHolder, remote: boolean) {
-    const where = holder.pid === process.pid && !remote ? "this process" : `pid ${holder.pid}${remote ? ` on ${holder.hostname} or in another PID namespace` : ""}`;
+    const where =
+      holder.pid === process.pid && !remote ? "this process" : `pid ${holder.pid}${remote ? ` on ${holder.hostname} or in another PID namespace` : ""}`;
     super(
       `The state folder ${path.dirname(lockFile)} is in use by another grok-tools-server (${where}, workspace ${holder.workspace}, since ${holder.startedAt}). ` +
         `Two servers on one workspace would overwrite each other's state: stop that server, or give this one another --state-dir.` +
-        (remote ? ` If no server runs there any more, the lock counts as stale ${LOCK_STALE_AFTER_MS / 1000} s after its last refresh (or delete ${lockFile}).` : ""),
+        (remote
+          ? ` If no server runs there any more, the lock counts as stale ${LOCK_STALE_AFTER_MS / 1000} s after its last refresh (or delete ${lockFile}).`
+          : ""),
     );
     this.name = "StateFolderInUseError";
     this.holder = holder;
@@ -97,7 +100,9 @@ export function acquireStateFolderLock(folder: string, stateRoot: string, worksp
       const current = readLock(file);
       if (current === "gone") continue;
       if (current === "forbidden") {
-        throw new Error(`The state folder ${folder} has a lock file this user cannot read (${file}): another user's server may hold it. Give this server another --state-dir.`);
+        throw new Error(
+          `The state folder ${folder} has a lock file this user cannot read (${file}): another user's server may hold it. Give this server another --state-dir.`,
+        );
       }
       if (current !== "malformed") {
         const liveness = holderLiveness(current, file);

@@ -53,13 +53,17 @@ describe("apply_patch", () => {
     const { workspace, session, run } = await setup();
     await writeFile(path.join(workspace, "u.txt"), "foo\nbar\n");
     await writeFile(path.join(workspace, "d.txt"), "gone\n");
-    const result = await run("*** Begin Patch\n*** Add File: a.txt\n+new\n*** Update File: u.txt\n@@\n foo\n-bar\n+baz\n*** Delete File: d.txt\n*** Update File: m.txt\n*** Move to: n.txt\n@@\n-x\n+y\n*** End Patch");
+    const result = await run(
+      "*** Begin Patch\n*** Add File: a.txt\n+new\n*** Update File: u.txt\n@@\n foo\n-bar\n+baz\n*** Delete File: d.txt\n*** Update File: m.txt\n*** Move to: n.txt\n@@\n-x\n+y\n*** End Patch",
+    );
     // m.txt is missing: nothing may be written.
     expect(result.ok).toBe(false);
     expect(existsSync(path.join(workspace, "a.txt"))).toBe(false);
     expect(await readFile(path.join(workspace, "u.txt"), "utf8")).toBe("foo\nbar\n");
     await writeFile(path.join(workspace, "m.txt"), "x\n");
-    const ok = await run("*** Begin Patch\n*** Add File: a.txt\n+new\n*** Update File: u.txt\n@@\n foo\n-bar\n+baz\n*** Delete File: d.txt\n*** Update File: m.txt\n*** Move to: n.txt\n@@\n-x\n+y\n*** End Patch");
+    const ok = await run(
+      "*** Begin Patch\n*** Add File: a.txt\n+new\n*** Update File: u.txt\n@@\n foo\n-bar\n+baz\n*** Delete File: d.txt\n*** Update File: m.txt\n*** Move to: n.txt\n@@\n-x\n+y\n*** End Patch",
+    );
     if (!ok.ok) throw new Error(ok.error.message);
     expect(JSON.parse(ok.outputJson)).toEqual({
       type: "ApplyPatch",
@@ -94,7 +98,9 @@ describe("apply_patch", () => {
     const { workspace, session, run } = await setup();
     await writeFile(path.join(workspace, "first.txt"), "one\n");
     await writeFile(path.join(workspace, "blocker"), "a file, not a folder\n");
-    const result = await run("*** Begin Patch\n*** Update File: first.txt\n@@\n-one\n+ONE\n*** Add File: fresh.txt\n+x\n*** Add File: blocker/inside.txt\n+y\n*** End Patch");
+    const result = await run(
+      "*** Begin Patch\n*** Update File: first.txt\n@@\n-one\n+ONE\n*** Add File: fresh.txt\n+x\n*** Add File: blocker/inside.txt\n+y\n*** End Patch",
+    );
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.code).toBe(ErrorCode.EXECUTION_FAILED);

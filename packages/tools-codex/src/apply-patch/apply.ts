@@ -73,7 +73,10 @@ export function computeReplacements(lines: readonly string[], displayPath: strin
     cursor = found + pattern.length;
   });
   // A stable sort, like Rust's `sort_by_key`.
-  return replacements.map((r, i) => ({ r, i })).sort((a, b) => a.r.start - b.r.start || a.i - b.i).map(({ r }) => r);
+  return replacements
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => a.r.start - b.r.start || a.i - b.i)
+    .map(({ r }) => r);
 }
 
 /** Applies sorted replacements bottom-up, so that earlier positions stay valid. */

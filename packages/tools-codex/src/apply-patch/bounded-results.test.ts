@@ -33,7 +33,13 @@ test("counts the budget over the whole reply, and leaves out a diff that does no
   const [first, second, third] = boundFileResults([small, rewritten, small], 1000);
   expect(first).toEqual(small);
   // Every line changed: too many edits for a diff, and too large for what is left.
-  expect(second).toEqual({ path: "/w/all", action: "modified", content_omitted: true, old_bytes: rewritten.old_text.length, new_bytes: rewritten.new_text.length });
+  expect(second).toEqual({
+    path: "/w/all",
+    action: "modified",
+    content_omitted: true,
+    old_bytes: rewritten.old_text.length,
+    new_bytes: rewritten.new_text.length,
+  });
   expect(third).toEqual(small);
 });
 

@@ -6,7 +6,18 @@
  * so a following edit needs no re-read.
  */
 import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
-import { PATH_LOCKS, decodeText, encodeText, errnoCode, readFileConfined, readTracker, removeFileConfined, writeFileConfined, ioErrorText, errorCodeOfFileReadFailure } from "@grok-tools/runtime/fs";
+import {
+  PATH_LOCKS,
+  decodeText,
+  encodeText,
+  errnoCode,
+  readFileConfined,
+  readTracker,
+  removeFileConfined,
+  writeFileConfined,
+  ioErrorText,
+  errorCodeOfFileReadFailure,
+} from "@grok-tools/runtime/fs";
 import { confinedTarget } from "../shared/file-access.js";
 import { joinLikeRust } from "../shared/rust-path.js";
 import { decodeLossy } from "../shared/rust-text.js";

@@ -12,12 +12,7 @@ import { loadDescription } from "../shared/description.js";
 
 const APPLY_PATCH_DESCRIPTION = loadDescription(import.meta.url);
 
-type Node =
-  | { t: "alt"; options: Node[][] }
-  | { t: "lit"; text: string }
-  | { t: "ref"; name: string }
-  | { t: "rep"; body: Node }
-  | { t: "opt"; body: Node };
+type Node = { t: "alt"; options: Node[][] } | { t: "lit"; text: string } | { t: "ref"; name: string } | { t: "rep"; body: Node } | { t: "opt"; body: Node };
 
 /** Reads `Name := expr` rules written with `|`, `{ }`, `[ ]`, `( )` and double-quoted literals. */
 function readGrammar(text: string): Map<string, Node> {

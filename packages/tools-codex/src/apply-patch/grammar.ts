@@ -6,15 +6,15 @@
 /** The grammar lines, as the model sees them. */
 export const PATCH_GRAMMAR_LINES: readonly string[] = [
   "Patch := Begin { FileOp } End",
-  "Begin := \"*** Begin Patch\" NEWLINE",
-  "End := \"*** End Patch\" NEWLINE",
+  'Begin := "*** Begin Patch" NEWLINE',
+  'End := "*** End Patch" NEWLINE',
   "FileOp := AddFile | DeleteFile | UpdateFile",
-  "AddFile := \"*** Add File: \" path NEWLINE { \"+\" line NEWLINE }",
-  "DeleteFile := \"*** Delete File: \" path NEWLINE",
-  "UpdateFile := \"*** Update File: \" path NEWLINE [ MoveTo ] { Hunk }",
-  "MoveTo := \"*** Move to: \" newPath NEWLINE",
-  "Hunk := \"@@\" [ header ] NEWLINE { HunkLine } [ \"*** End of File\" NEWLINE ]",
-  "HunkLine := (\" \" | \"-\" | \"+\") text NEWLINE",
+  'AddFile := "*** Add File: " path NEWLINE { "+" line NEWLINE }',
+  'DeleteFile := "*** Delete File: " path NEWLINE',
+  'UpdateFile := "*** Update File: " path NEWLINE [ MoveTo ] { Hunk }',
+  'MoveTo := "*** Move to: " newPath NEWLINE',
+  'Hunk := "@@" [ header ] NEWLINE { HunkLine } [ "*** End of File" NEWLINE ]',
+  'HunkLine := (" " | "-" | "+") text NEWLINE',
 ];
 
 /** The grammar, one rule per line. */

@@ -26,9 +26,7 @@ describe("parsePatch boundaries", () => {
   });
 
   test("a bad last line", () => {
-    expect(errorOf(() => parsePatch("*** Begin Patch\nbad")).message).toBe(
-      "Invalid patch: The last line of the patch must be '*** End Patch'",
-    );
+    expect(errorOf(() => parsePatch("*** Begin Patch\nbad")).message).toBe("Invalid patch: The last line of the patch must be '*** End Patch'");
   });
 
   test.each(["", "   \n ", "*** Begin Patch"])("%j gets the last-line error (errata 3)", (patch) => {
@@ -36,9 +34,7 @@ describe("parsePatch boundaries", () => {
   });
 
   test("whitespace around the markers is allowed", () => {
-    expect(parsePatch("*** Begin Patch \n*** Add File: foo\n+hi\n *** End Patch").hunks).toEqual([
-      { kind: "add", path: "foo", contents: "hi\n" },
-    ]);
+    expect(parsePatch("*** Begin Patch \n*** Add File: foo\n+hi\n *** End Patch").hunks).toEqual([{ kind: "add", path: "foo", contents: "hi\n" }]);
   });
 
   test("no hunks", () => {
@@ -46,9 +42,7 @@ describe("parsePatch boundaries", () => {
   });
 
   test("CRLF patches parse like LF ones", () => {
-    expect(parsePatch("*** Begin Patch\r\n*** Add File: a\r\n+x\r\n*** End Patch\r\n").hunks).toEqual([
-      { kind: "add", path: "a", contents: "x\n" },
-    ]);
+    expect(parsePatch("*** Begin Patch\r\n*** Add File: a\r\n+x\r\n*** End Patch\r\n").hunks).toEqual([{ kind: "add", path: "a", contents: "x\n" }]);
   });
 });
 
@@ -133,9 +127,7 @@ describe("heredoc wrappers", () => {
   });
 
   test("mismatched quotes are not unwrapped", () => {
-    expect(errorOf(() => parsePatch(`<<"EOF'\n${inner}\nEOF\n`)).message).toBe(
-      "Invalid patch: The first line of the patch must be '*** Begin Patch'",
-    );
+    expect(errorOf(() => parsePatch(`<<"EOF'\n${inner}\nEOF\n`)).message).toBe("Invalid patch: The first line of the patch must be '*** Begin Patch'");
   });
 
   test("a heredoc without End Patch inside", () => {
@@ -152,9 +144,7 @@ describe("parseUpdateFileChunk", () => {
   });
 
   test("nothing after the context marker", () => {
-    expect(errorOf(() => parseUpdateFileChunk(["@@"], 123, false)).message).toBe(
-      "Invalid patch hunk on line 124: Update hunk does not contain any lines",
-    );
+    expect(errorOf(() => parseUpdateFileChunk(["@@"], 123, false)).message).toBe("Invalid patch hunk on line 124: Update hunk does not contain any lines");
   });
 
   test("a bad diff line", () => {

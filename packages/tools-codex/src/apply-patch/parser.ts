@@ -159,11 +159,7 @@ function parseOneHunk(lines: readonly string[], lineNumber: number): { hunk: Hun
 }
 
 /** Parses one chunk of an Update File hunk; exported for tests. */
-export function parseUpdateFileChunk(
-  lines: readonly string[],
-  lineNumber: number,
-  allowMissingContext: boolean,
-): { chunk: UpdateFileChunk; consumed: number } {
+export function parseUpdateFileChunk(lines: readonly string[], lineNumber: number, allowMissingContext: boolean): { chunk: UpdateFileChunk; consumed: number } {
   const first = lines[0];
   if (first === undefined) throw invalidHunk("Update hunk does not contain any lines", lineNumber);
   let changeContext: string | undefined;

@@ -19,7 +19,9 @@ export const ApplyPatchFileResult = Type.Object({
   new_text: Type.Optional(Type.String({ description: "Full file content after the change. Empty string for deleted files; absent when `content_omitted`." })),
   move_to: Type.Optional(Type.String({ description: "Destination path (only for moves)." })),
   content_omitted: Type.Optional(
-    Type.Literal(true, { description: "The full texts were left out to keep the reply under 1 MiB of file text; `old_bytes`, `new_bytes` and `diff` describe the change." }),
+    Type.Literal(true, {
+      description: "The full texts were left out to keep the reply under 1 MiB of file text; `old_bytes`, `new_bytes` and `diff` describe the change.",
+    }),
   ),
   old_bytes: Type.Optional(Type.Integer({ description: "Size of the file before the change, in bytes (with `content_omitted`)." })),
   new_bytes: Type.Optional(Type.Integer({ description: "Size of the file after the change, in bytes (with `content_omitted`)." })),

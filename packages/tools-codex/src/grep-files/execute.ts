@@ -42,10 +42,14 @@ export async function executeGrepFiles(input: CodexGrepFilesInput, ctx: ToolCont
   } catch (error) {
     if (ToolError.is(error)) throw error;
     const code = errnoCode(error);
-    throw new ToolError(code === "ENOENT" || code === "ENOTDIR" ? ErrorCode.FILE_NOT_FOUND : ErrorCode.PERMISSION_DENIED, `unable to access \`${searchPath}\`: ${rustIoErrorText(error)}`, {
-      filePath: searchPath,
-      details: { path: searchPath, ...(code === undefined ? {} : { errno: code }) },
-    });
+    throw new ToolError(
+      code === "ENOENT" || code === "ENOTDIR" ? ErrorCode.FILE_NOT_FOUND : ErrorCode.PERMISSION_DENIED,
+      `unable to access \`${searchPath}\`: ${rustIoErrorText(error)}`,
+      {
+        filePath: searchPath,
+        details: { path: searchPath, ...(code === undefined ? {} : { errno: code }) },
+      },
+    );
   }
   const include = input.include === undefined || input.include === null ? undefined : trimRust(input.include) || undefined;
 

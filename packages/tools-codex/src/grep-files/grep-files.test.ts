@@ -88,7 +88,17 @@ describe("grep_files", () => {
 
 describe("ripgrep runner", () => {
   test("arguments", () => {
-    expect(ripgrepArgs("-x", "*.rs", "/p")).toEqual(["--files-with-matches", "--sortr=modified", "--regexp", "-x", "--no-messages", "--glob", "*.rs", "--", "/p"]);
+    expect(ripgrepArgs("-x", "*.rs", "/p")).toEqual([
+      "--files-with-matches",
+      "--sortr=modified",
+      "--regexp",
+      "-x",
+      "--no-messages",
+      "--glob",
+      "*.rs",
+      "--",
+      "/p",
+    ]);
     expect(ripgrepArgs("x", undefined, "/p")).toEqual(["--files-with-matches", "--sortr=modified", "--regexp", "x", "--no-messages", "--", "/p"]);
   });
 

@@ -18,10 +18,7 @@ export function ripgrepPath(): string {
 
 /** What a ripgrep run ended with. */
 export type RgOutcome =
-  | { kind: "exit"; code: number | null; stdout: Buffer; stderr: Buffer }
-  | { kind: "timeout" }
-  | { kind: "cancelled" }
-  | { kind: "spawn_error"; error: Error };
+  { kind: "exit"; code: number | null; stdout: Buffer; stderr: Buffer } | { kind: "timeout" } | { kind: "cancelled" } | { kind: "spawn_error"; error: Error };
 
 /** The ripgrep arguments of a search (the pattern always goes through `--regexp`, so a leading `-` is safe). */
 export function ripgrepArgs(pattern: string, include: string | undefined, searchPath: string): string[] {

@@ -38,7 +38,13 @@ export async function executeListDir(input: CodexListDirInput, ctx: ToolContext)
     if (ToolError.is(error)) throw error;
     const code = errnoCode(error);
     const errorCode =
-      code === "ENOENT" ? ErrorCode.FILE_NOT_FOUND : code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : code === "ENOTDIR" ? ErrorCode.INVALID_INPUT : ErrorCode.EXECUTION_FAILED;
+      code === "ENOENT"
+        ? ErrorCode.FILE_NOT_FOUND
+        : code === "EACCES" || code === "EPERM"
+          ? ErrorCode.PERMISSION_DENIED
+          : code === "ENOTDIR"
+            ? ErrorCode.INVALID_INPUT
+            : ErrorCode.EXECUTION_FAILED;
     throw new ToolError(errorCode, `Failed to read directory: ${rustIoErrorText(error)}`, {
       filePath: dirPath,
       details: { dir_path: dirPath, ...(code === undefined ? {} : { errno: code }) },

@@ -109,7 +109,10 @@ describe("list_dir", () => {
       ErrorCode.FILE_NOT_FOUND,
       "Failed to read directory: No such file or directory (os error 2)",
     ]);
-    expect(await messageOf({ dir_path: path.join(dir, "f.txt") })).toEqual([ErrorCode.INVALID_INPUT, "Failed to read directory: Not a directory (os error 20)"]);
+    expect(await messageOf({ dir_path: path.join(dir, "f.txt") })).toEqual([
+      ErrorCode.INVALID_INPUT,
+      "Failed to read directory: Not a directory (os error 20)",
+    ]);
     expect((await messageOf({ dir_path: "/" }))?.[0]).toBe(ErrorCode.PERMISSION_DENIED);
   });
 });

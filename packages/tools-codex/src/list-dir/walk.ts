@@ -41,7 +41,12 @@ async function collectEntries(root: CheckedDir, maxDepth: number): Promise<Entry
     for (const dirent of await dir.entries()) {
       const relPath = rel === "" ? dirent.name : `${rel}/${dirent.name}`;
       const kind: EntryKind = dirent.isSymbolicLink() ? "symlink" : dirent.isDirectory() ? "dir" : dirent.isFile() ? "file" : "other";
-      entries.push({ key: takeUtf8Bytes(relPath.replaceAll("\\", "/"), MAX_ENTRY_LENGTH_BYTES), name: takeUtf8Bytes(dirent.name, MAX_ENTRY_LENGTH_BYTES), depth, kind });
+      entries.push({
+        key: takeUtf8Bytes(relPath.replaceAll("\\", "/"), MAX_ENTRY_LENGTH_BYTES),
+        name: takeUtf8Bytes(dirent.name, MAX_ENTRY_LENGTH_BYTES),
+        depth,
+        kind,
+      });
       if (kind !== "dir" || depth + 1 >= maxDepth) continue;
       const child = await dir.openChild(dirent.name).catch((error: unknown) => {
         if (ENTRY_GONE.has((error as NodeJS.ErrnoException).code ?? "")) return undefined;

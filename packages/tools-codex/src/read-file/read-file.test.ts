@@ -72,7 +72,8 @@ describe("indentation mode", () => {
     ]);
   });
 
-  const cls = "class C:\n    def a(self):\n        pass\n    def b(self):\n        pass\n    def anchor(self):\n        x = 1\n    def d(self):\n        pass\n    def e(self):\n        pass\n";
+  const cls =
+    "class C:\n    def a(self):\n        pass\n    def b(self):\n        pass\n    def anchor(self):\n        x = 1\n    def d(self):\n        pass\n    def e(self):\n        pass\n";
   test("siblings at a non-zero floor", () => {
     const without = block(cls, 1, 2000, opts(7, 1, false, true));
     expect(without).toEqual(["L5:         pass", "L6:     def anchor(self):", "L7:         x = 1", "L8:     def d(self):", "L9:         pass"]);
@@ -114,7 +115,8 @@ describe("indentation mode", () => {
   });
 
   test("C++ switch, shallow and deeper", () => {
-    const shallow = "#include <iostream>\n\nint main() {\n    switch (x) {\n        case 1:\n            std::cout << \"one\";\n            break;\n        case 2:\n            std::cout << \"two\";\n            break;\n    }\n    return 0;\n}\n";
+    const shallow =
+      '#include <iostream>\n\nint main() {\n    switch (x) {\n        case 1:\n            std::cout << "one";\n            break;\n        case 2:\n            std::cout << "two";\n            break;\n    }\n    return 0;\n}\n';
     const a = block(shallow, 1, 2000, opts(6, 1, false, true));
     expect(a.some((l) => l.includes("case 1:"))).toBe(true);
     expect(a.some((l) => l.includes('"one"'))).toBe(true);

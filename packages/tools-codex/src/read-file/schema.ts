@@ -10,12 +10,8 @@ export const IndentationArgs = Type.Object({
     Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: "Anchor line to center the indentation lookup on (defaults to offset)." }),
   ),
   max_levels: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: "How many parent indentation levels (smaller indents) to include." })),
-  include_siblings: Type.Optional(
-    Type.Boolean({ default: false, description: "When true, include additional blocks that share the anchor indentation." }),
-  ),
-  include_header: Type.Optional(
-    Type.Boolean({ default: true, description: "Include doc comments or attributes directly above the selected block." }),
-  ),
+  include_siblings: Type.Optional(Type.Boolean({ default: false, description: "When true, include additional blocks that share the anchor indentation." })),
+  include_header: Type.Optional(Type.Boolean({ default: true, description: "Include doc comments or attributes directly above the selected block." })),
   max_lines: Type.Optional(
     Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: "Hard cap on the number of lines returned when using indentation mode." }),
   ),

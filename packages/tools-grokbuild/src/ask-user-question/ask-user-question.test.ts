@@ -87,7 +87,12 @@ describe("GrokBuild:ask_user_question (no host answer channel)", () => {
   });
 
   test("a repeated question text is refused before anything is sent", async () => {
-    const r = await ask({ questions: [{ question: "Same question?", options: [option("A")] }, { question: "Same question?", options: [option("B")] }] });
+    const r = await ask({
+      questions: [
+        { question: "Same question?", options: [option("A")] },
+        { question: "Same question?", options: [option("B")] },
+      ],
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(errorCodeName(r.error.code)).toBe("INVALID_INPUT");

@@ -3,12 +3,7 @@ import { defineTool } from "@grok-tools/runtime";
 import { loadDescription } from "../shared/description.js";
 import { executeAskUserQuestion } from "./execute.js";
 import { normalizeAskUserQuestionInput } from "./normalize.js";
-import {
-  ASK_USER_QUESTION_PARAMS_DEFAULTS,
-  AskUserQuestionInput,
-  AskUserQuestionOutput,
-  AskUserQuestionParams,
-} from "./schema.js";
+import { ASK_USER_QUESTION_PARAMS_DEFAULTS, AskUserQuestionInput, AskUserQuestionOutput, AskUserQuestionParams } from "./schema.js";
 
 /** GrokBuild:ask_user_question. */
 export const askUserQuestion = defineTool({

@@ -8,10 +8,7 @@ import { NO_QUESTIONS_MESSAGE, duplicateQuestionMessage, formatQuestionsPresente
 import type { AskUserQuestionInput, AskUserQuestionOutput, AskUserQuestionParams, Question } from "./schema.js";
 
 /** Runs ask_user_question. */
-export async function executeAskUserQuestion(
-  input: AskUserQuestionInput,
-  ctx: ToolContext<AskUserQuestionParams>,
-): Promise<ToolResult<AskUserQuestionOutput>> {
+export async function executeAskUserQuestion(input: AskUserQuestionInput, ctx: ToolContext<AskUserQuestionParams>): Promise<ToolResult<AskUserQuestionOutput>> {
   const { questions } = input;
   if (questions.length === 0) {
     return {

@@ -6,9 +6,7 @@ export const NO_QUESTIONS_MESSAGE = "No questions provided. Continue with the ta
 
 /** Summary of the questions handed to the host for answering. */
 export function formatQuestionsPresented(questions: readonly Question[]): string {
-  const lines = questions.map(
-    (q, index) => `${index + 1}. ${q.question} [options: ${q.options.map((o) => o.label).join(", ")}]`,
-  );
+  const lines = questions.map((q, index) => `${index + 1}. ${q.question} [options: ${q.options.map((o) => o.label).join(", ")}]`);
   return `Your questions have been presented to the user for answering:\n${lines.join("\n")}`;
 }
 

@@ -21,9 +21,7 @@ export type QuestionOption = Static<typeof QuestionOption>;
 export const Question = Type.Object({
   question: Type.String({ description: "The question to ask, phrased as a full question." }),
   options: Type.Array(QuestionOption, { description: "The choices for this question." }),
-  multi_select: Type.Optional(
-    Type.Union([Type.Boolean(), Type.Null()], { description: "Let the user pick more than one option (default false)." }),
-  ),
+  multi_select: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: "Let the user pick more than one option (default false)." })),
 });
 export type Question = Static<typeof Question>;
 

@@ -52,8 +52,7 @@ async function planSession(extra: { id: string; nameOverride?: string }[] = []):
   return s;
 }
 
-const ENTERED_PREFIX =
-  "You have entered plan mode. You should now focus on exploring the codebase and creating an implementation plan.\n\n";
+const ENTERED_PREFIX = "You have entered plan mode. You should now focus on exploring the codebase and creating an implementation plan.\n\n";
 
 function expectedPrompt(planPath: string, status: string, ask = "ask_user_question", exit = "exit_plan_mode", taskHint = ""): string {
   return (
@@ -128,10 +127,7 @@ describe("GrokBuild:enter_plan_mode", () => {
     ]);
     const s2 = newSession();
     await s2.finalize({
-      tools: [
-        { id: "GrokBuild:enter_plan_mode" },
-        { id: "GrokBuild:exit_plan_mode", nameOverride: "FinishPlan" },
-      ],
+      tools: [{ id: "GrokBuild:enter_plan_mode" }, { id: "GrokBuild:exit_plan_mode", nameOverride: "FinishPlan" }],
     });
     const r = await s.execute({ toolName: "enter_plan_mode", inputJson: "{}" });
     if (!r.ok) throw new Error(r.error.message);

@@ -2,8 +2,7 @@
 import type { EnterPlanModeOutput, PlanFileSeedStatus } from "./schema.js";
 
 /** The confirmation message at the top of the prompt. */
-export const ENTERED_MESSAGE =
-  "You have entered plan mode. You should now focus on exploring the codebase and creating an implementation plan.";
+export const ENTERED_MESSAGE = "You have entered plan mode. You should now focus on exploring the codebase and creating an implementation plan.";
 
 const MISSING_DETAIL = {
   not_created: "The file has not yet been created.",

@@ -18,11 +18,7 @@ export const PlanFileSeedFailure = Type.Union([
 export type PlanFileSeedFailure = Static<typeof PlanFileSeedFailure>;
 
 /** Result of probing / seeding the plan file: `"empty"`, `"non_empty"` or `{"missing": reason}`. */
-export const PlanFileSeedStatus = Type.Union([
-  Type.Literal("empty"),
-  Type.Literal("non_empty"),
-  Type.Object({ missing: PlanFileSeedFailure }),
-]);
+export const PlanFileSeedStatus = Type.Union([Type.Literal("empty"), Type.Literal("non_empty"), Type.Object({ missing: PlanFileSeedFailure })]);
 export type PlanFileSeedStatus = Static<typeof PlanFileSeedStatus>;
 
 /** Client-facing names of the tools the plan-mode prompt mentions. */

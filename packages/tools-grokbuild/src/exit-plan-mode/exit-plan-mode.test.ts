@@ -42,9 +42,7 @@ describe("GrokBuild:exit_plan_mode", () => {
   test("finalize refuses exit_plan_mode without enter_plan_mode (spec §3.3)", async () => {
     const result = await session.finalize({ tools: [{ id: "GrokBuild:exit_plan_mode" }] });
     expect(result.ok).toBe(false);
-    expect(JSON.stringify(result)).toContain(
-      "exit_plan_mode requires GrokBuild:enter_plan_mode so plan mode can be entered before exiting",
-    );
+    expect(JSON.stringify(result)).toContain("exit_plan_mode requires GrokBuild:enter_plan_mode so plan mode can be entered before exiting");
     expect(JSON.stringify(result)).toContain("include GrokBuild:enter_plan_mode");
   });
 

@@ -26,7 +26,8 @@ export function backgroundSources(toolset: ToolsetView): string {
   const subagent = toolset.hasKind("task");
   const b = "${{ params.execute.is_background }}";
   const s = "${{ params.task.run_in_background }}";
-  if (bash && subagent) return `\${%- if params.execute.is_background == params.task.run_in_background %}${b}=true commands or subagents\${%- else %}${b}=true commands or ${s}=true subagents\${%- endif %}`;
+  if (bash && subagent)
+    return `\${%- if params.execute.is_background == params.task.run_in_background %}${b}=true commands or subagents\${%- else %}${b}=true commands or ${s}=true subagents\${%- endif %}`;
   if (bash) return `${b}=true commands`;
   if (subagent) return `${s}=true subagents`;
   return "background tasks";

@@ -85,9 +85,13 @@ async function openRoot(ctx: ToolContext<GrepParams>, workdir: string, given: st
     if (ToolError.is(error)) throw error;
     const code = errnoCode(error);
     if (code === "ENOENT" || code === "ENOTDIR") throw notFound(ctx.cwd, workdir, given ?? workdir);
-    throw new ToolError(code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : ErrorCode.EXECUTION_FAILED, `Error calling tool: ${rustIoErrorText(error)}`, {
-      filePath: given ?? workdir,
-    });
+    throw new ToolError(
+      code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : ErrorCode.EXECUTION_FAILED,
+      `Error calling tool: ${rustIoErrorText(error)}`,
+      {
+        filePath: given ?? workdir,
+      },
+    );
   }
 }
 

@@ -152,8 +152,7 @@ export function finalizeGrep(stdoutText: string, stdoutTruncated: boolean, stder
     lines = lines.slice(0, config.effectiveHeadLimit);
   }
   const fileMatches = config.outputMode === "content" ? parseFileMatches(lines, config.maxCharsPerLine) : [];
-  const matchCount =
-    config.outputMode === "content" ? countMatches(lines) : config.outputMode === "files_with_matches" ? lines.length : sumCounts(lines);
+  const matchCount = config.outputMode === "content" ? countMatches(lines) : config.outputMode === "files_with_matches" ? lines.length : sumCounts(lines);
   const body = formatBody(lines, truncated, config);
   return {
     stdout: `<workspace_result workspace_path="${config.cwdDisplay}">\n${body}\n</workspace_result>`,

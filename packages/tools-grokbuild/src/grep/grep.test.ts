@@ -55,7 +55,15 @@ test("content mode: heading format, counts and structured matches", async () => 
     stderr: "",
     exit_code: 0,
     match_count: 2,
-    file_matches: [{ path: `${dir}/a.txt`, matches: [{ line_number: 1, content: "alpha" }, { line_number: 3, content: "alpha beta" }] }],
+    file_matches: [
+      {
+        path: `${dir}/a.txt`,
+        matches: [
+          { line_number: 1, content: "alpha" },
+          { line_number: 3, content: "alpha beta" },
+        ],
+      },
+    ],
   });
 });
 
@@ -100,9 +108,7 @@ test("max_output_bytes and max_chars_per_line params", async () => {
   // Clipping applies to the heading line too; the budget counts the clipped lines' bytes.
   const heading = trimLine(`${dir}/a.txt`, 10);
   const r = await run({ pattern: "y" }, { max_output_bytes: Buffer.byteLength(heading) + 43 + 4, max_chars_per_line: 10 });
-  expect(r.ok && r.promptText).toBe(
-    wrap(`Found 3 matching lines\n${heading}\n1:yyyyyyyy [... truncated (32 chars total)]\n2:yy\n... [1 lines truncated] ...`),
-  );
+  expect(r.ok && r.promptText).toBe(wrap(`Found 3 matching lines\n${heading}\n1:yyyyyyyy [... truncated (32 chars total)]\n2:yy\n... [1 lines truncated] ...`));
 });
 
 test("missing path is FILE_NOT_FOUND; a bad regex is INVALID_INPUT; outside the roots is PERMISSION_DENIED", async () => {
@@ -140,11 +146,27 @@ test("pure helpers", () => {
   expect(effectiveHeadLimit(undefined, "content")).toBe(200);
   expect(effectiveHeadLimit(99_999, "count")).toBe(10_000);
   expect(ripgrepArgs({ pattern: "-x", glob: "*.ts", "-C": 0, "-A": 2 }, "content", "/w")).toEqual([
-    "--heading", "--with-filename", "--line-number", "--color=never", "--max-columns", "1000", "--max-columns-preview",
-    "--glob", "*.ts", "-A", "2", "-e", "-x", "/w", "--max-filesize", "5M",
+    "--heading",
+    "--with-filename",
+    "--line-number",
+    "--color=never",
+    "--max-columns",
+    "1000",
+    "--max-columns-preview",
+    "--glob",
+    "*.ts",
+    "-A",
+    "2",
+    "-e",
+    "-x",
+    "/w",
+    "--max-filesize",
+    "5M",
   ]);
   const config: GrepFormatConfig = { outputMode: "content", effectiveHeadLimit: 200, maxCharsPerLine: 1000, maxOutputBytes: 1, cwdDisplay: "/w" };
-  expect(finalizeGrep("/w/a\n1:abc\n", false, "", 0, config).stdout).toBe('<workspace_result workspace_path="/w">\nFound 1 matching lines\n... [1 lines truncated] ...\n</workspace_result>');
+  expect(finalizeGrep("/w/a\n1:abc\n", false, "", 0, config).stdout).toBe(
+    '<workspace_result workspace_path="/w">\nFound 1 matching lines\n... [1 lines truncated] ...\n</workspace_result>',
+  );
   expect(finalizeGrep("", false, "boom", 3, config).stdout).toBe("Error calling tool: unknown error (exit 3, root: /w)");
 });
 

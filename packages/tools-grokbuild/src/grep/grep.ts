@@ -31,6 +31,10 @@ export const grep = defineTool({
   contractVersions: [CURRENT_VERSION],
   capabilities: { supportsCancellation: true, supportsTimeout: true },
   normalizeInput: (raw) =>
-    coerceKeys(coerceKeys(dropNullKeys(raw, ["-A", "-B", "-C", "head_limit"]), ["-i", "multiline"], lenientBool), ["-A", "-B", "-C", "head_limit"], lenientInteger),
+    coerceKeys(
+      coerceKeys(dropNullKeys(raw, ["-A", "-B", "-C", "head_limit"]), ["-i", "multiline"], lenientBool),
+      ["-A", "-B", "-C", "head_limit"],
+      lenientInteger,
+    ),
   execute: executeGrep,
 });

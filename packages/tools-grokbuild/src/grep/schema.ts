@@ -1,8 +1,7 @@
 /** Input, output and params schemas of `GrokBuild:grep` (spec §4.5, §3.4). */
 import { Type, type Static } from "@grok-tools/runtime";
 
-const optionalString = (description: string) =>
-  Type.Optional(Type.Unsafe<string | null>({ type: ["string", "null"], description }));
+const optionalString = (description: string) => Type.Optional(Type.Unsafe<string | null>({ type: ["string", "null"], description }));
 
 /** Input of `grep`. `output_mode` is accepted but kept out of the schema, as in the reference. */
 export const GrepInput = Type.Object({
@@ -13,9 +12,7 @@ export const GrepInput = Type.Object({
   "-A": Type.Optional(Type.Integer({ description: "Number of lines to show after each match (rg -A)." })),
   "-C": Type.Optional(Type.Integer({ description: "Number of lines to show before and after each match (rg -C)." })),
   "-i": Type.Optional(Type.Boolean({ default: false, description: "Case insensitive search (rg -i)." })),
-  type: optionalString(
-    "File type to search (rg --type). Common types: js, py, rust, go, java, etc. More efficient than glob for standard file types.",
-  ),
+  type: optionalString("File type to search (rg --type). Common types: js, py, rust, go, java, etc. More efficient than glob for standard file types."),
   head_limit: Type.Optional(
     Type.Integer({
       description: 'Limit output to first N lines/entries, equivalent to "| head -N". Defaults to 200 lines or 500 entries.',

@@ -18,7 +18,7 @@ export function killTaskDescription(toolset: ToolsetView): string {
   } else if (monitor) {
     action = `${verb} a monitor`;
   }
-  const taskId = '${{ params.kill_task_action.task_id }}';
+  const taskId = "${{ params.kill_task_action.task_id }}";
   return `Terminate a running background task${lifecycleTargetSuffix(monitor, subagent)}.
 
 Usage notes:

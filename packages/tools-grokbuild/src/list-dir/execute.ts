@@ -35,7 +35,13 @@ export async function executeListDir(input: ListDirInput, ctx: ToolContext<ListD
   // Errors are told apart by shape, not `instanceof` (fs errors may come from another realm).
   const info: Stats | undefined = await stat(absolute).catch(() => undefined);
   if (info === undefined || !info.isDirectory()) {
-    const code = info === undefined ? await stat(absolute).then(() => undefined, (error: unknown) => errnoCode(error)) : undefined;
+    const code =
+      info === undefined
+        ? await stat(absolute).then(
+            () => undefined,
+            (error: unknown) => errnoCode(error),
+          )
+        : undefined;
     throw notADirectory(code, info, displayPath, legacy);
   }
   // The folder is checked on its descriptor and listed through it (a swap for a link meanwhile is not followed).
@@ -66,7 +72,8 @@ function notADirectory(code: string | undefined, info: Stats | undefined, displa
   const details = (variant: string, message: string) => ({ type: "ListDir", [variant]: message });
   if (legacy) {
     const message = `Error: ${displayPath} is not a valid directory`;
-    const errorCode = code === "ENOENT" ? ErrorCode.FILE_NOT_FOUND : code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : ErrorCode.INVALID_INPUT;
+    const errorCode =
+      code === "ENOENT" ? ErrorCode.FILE_NOT_FOUND : code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : ErrorCode.INVALID_INPUT;
     return new ToolError(errorCode, message, { filePath: displayPath, details: details("Error", message) });
   }
   if (code === "ENOENT") {

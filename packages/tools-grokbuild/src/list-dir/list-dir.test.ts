@@ -67,7 +67,7 @@ test("legacy renderer matches the reference's archived fixture", async () => {
 });
 
 test("current renderer expands small trees fully and sorts dirs with their slash", async () => {
-  await files({ ...FIXTURE, "a.txt": "", "a_b": "", "a/x.txt": "" });
+  await files({ ...FIXTURE, "a.txt": "", a_b: "", "a/x.txt": "" });
   const r = await run({ target_directory: "." });
   if (!r.ok) throw new Error(r.error.message);
   expect(r.promptText).toBe(

@@ -49,9 +49,7 @@ export async function buildTree(
 
 /** Expands folders breadth-first within `maxChars` bytes and returns the body. */
 export function budgetExpand(root: DirNode, maxChars: number, truncated: boolean, rootNotice: string): string {
-  const cutoff = truncated
-    ? `\nNote: there are more than ${MAX_GLOBAL_ITEMS} items in the directory, so not all files may be shown.\n`
-    : "";
+  const cutoff = truncated ? `\nNote: there are more than ${MAX_GLOBAL_ITEMS} items in the directory, so not all files may be shown.\n` : "";
   if (root.files.length === 0 && root.subdirs.length === 0) return cutoff;
   root.expanded = true;
   const rootExpanded = root.renderExpanded();

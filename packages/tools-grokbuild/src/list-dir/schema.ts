@@ -9,10 +9,7 @@ export const ListDirInput = Type.Object({
 export type ListDirInput = Static<typeof ListDirInput>;
 
 /** Params resource `grok_build.ListDir`. */
-export const ListDirParams = Type.Object(
-  { max_output_chars: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]) },
-  { additionalProperties: false },
-);
+export const ListDirParams = Type.Object({ max_output_chars: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]) }, { additionalProperties: false });
 export type ListDirParams = Static<typeof ListDirParams>;
 
 /** Output: `{"type":"ListDir","Content":{content, absolute_root_path}}`. */

@@ -96,7 +96,7 @@ function isIgnored(matchers: readonly Matcher[], abs: string, isDir: boolean): b
 async function ancestorMatchers(root: CheckedDir, respectGitignore: boolean): Promise<{ matchers: Matcher[]; gitActive: boolean }> {
   const ancestors: CheckedDir[] = [];
   try {
-    for (let current = root; current.realPath !== "/"; ) {
+    for (let current = root; current.realPath !== "/";) {
       const parent = await current.openParent().catch(() => undefined);
       if (parent === undefined || parent.realPath === current.realPath) {
         await parent?.close();

@@ -39,7 +39,11 @@ export const CURSOR_RULES_ON_READ = defineResource<CursorRulesOnReadState>({
   decode: (json) => {
     if (!isPlainObject(json)) return undefined;
     const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : []);
-    const rules = Array.isArray(json.rules) ? json.rules.filter((r): r is ParsedCursorRule => isPlainObject(r) && typeof r.full_path === "string" && typeof r.scope_dir === "string" && typeof r.body === "string") : [];
+    const rules = Array.isArray(json.rules)
+      ? json.rules.filter(
+          (r): r is ParsedCursorRule => isPlainObject(r) && typeof r.full_path === "string" && typeof r.scope_dir === "string" && typeof r.body === "string",
+        )
+      : [];
     return { scanned_scope_dirs: strings(json.scanned_scope_dirs), rules, injected_rule_paths: strings(json.injected_rule_paths) };
   },
 });
@@ -84,7 +88,11 @@ interface Frontmatter {
 }
 
 function globPatterns(value: unknown): string[] | undefined {
-  const split = (s: string): string[] => s.split(",").map((p) => p.trim()).filter((p) => p !== "");
+  const split = (s: string): string[] =>
+    s
+      .split(",")
+      .map((p) => p.trim())
+      .filter((p) => p !== "");
   if (typeof value === "string") return split(value);
   if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value.flatMap(split);
   return undefined;
@@ -99,7 +107,10 @@ function parseFrontmatter(yaml: string): Frontmatter | undefined {
       const always = doc.alwaysApply ?? false;
       const globs = doc.globs === undefined || doc.globs === null ? undefined : globPatterns(doc.globs);
       const description = doc.description ?? undefined;
-      const typesOk = typeof always === "boolean" && (doc.globs === undefined || doc.globs === null || globs !== undefined) && (description === undefined || description === null || typeof description === "string");
+      const typesOk =
+        typeof always === "boolean" &&
+        (doc.globs === undefined || doc.globs === null || globs !== undefined) &&
+        (description === undefined || description === null || typeof description === "string");
       if (typesOk) return { alwaysApply: always, globs, description: typeof description === "string" ? description : undefined };
     }
   } catch {
@@ -111,7 +122,11 @@ function parseFrontmatter(yaml: string): Frontmatter | undefined {
     const colon = line.indexOf(":");
     if (colon === -1) continue;
     const key = line.slice(0, colon).trim();
-    const value = line.slice(colon + 1).trim().replace(/^"+|"+$/g, "").replace(/^'+|'+$/g, "");
+    const value = line
+      .slice(colon + 1)
+      .trim()
+      .replace(/^"+|"+$/g, "")
+      .replace(/^'+|'+$/g, "");
     if (key === "alwaysApply") {
       out.alwaysApply = value.toLowerCase() === "true";
       sawField = true;
@@ -172,7 +187,11 @@ async function scanScopeDir(scope: FsScope, scopeDir: string): Promise<ParsedCur
   const rules: ParsedCursorRule[] = [];
   const visit = async (dir: CheckedDir): Promise<void> => {
     const entries = await dir.entries().catch(() => []);
-    const names = (keep: (entry: (typeof entries)[number]) => boolean): string[] => entries.filter(keep).map((e) => e.name).sort();
+    const names = (keep: (entry: (typeof entries)[number]) => boolean): string[] =>
+      entries
+        .filter(keep)
+        .map((e) => e.name)
+        .sort();
     for (const name of names((e) => e.isFile() && /\.(mdc|md)$/i.test(e.name))) {
       const read = await readRuleText(scope, dir, name);
       if (read !== undefined) rules.push(parseRule(scopeDir, read.realPath, read.text));
@@ -227,7 +246,12 @@ function renderReminder(rules: ParsedCursorRule[]): string | undefined {
 }
 
 /** The reminder for a read of `readPath` (rules not yet injected in this session), or undefined. */
-export async function cursorRuleReminderForRead(scope: FsScope, resources: ResourceStore, workspaceRoot: string, readPath: string): Promise<string | undefined> {
+export async function cursorRuleReminderForRead(
+  scope: FsScope,
+  resources: ResourceStore,
+  workspaceRoot: string,
+  readPath: string,
+): Promise<string | undefined> {
   const root = await normalizeExisting(workspaceRoot);
   const file = await normalizeExisting(readPath);
   const scopeDirs = ancestorScopeDirs(root, file);

@@ -5,7 +5,16 @@
  */
 import path from "node:path";
 import { realpath } from "node:fs/promises";
-import { DEFAULT_MAX_READ_BYTES, PATH_LOCKS, errnoCode, readFileConfined, readTracker, resolveModelPath, type ReadResult, ioErrorText } from "@grok-tools/runtime/fs";
+import {
+  DEFAULT_MAX_READ_BYTES,
+  PATH_LOCKS,
+  errnoCode,
+  readFileConfined,
+  readTracker,
+  resolveModelPath,
+  type ReadResult,
+  ioErrorText,
+} from "@grok-tools/runtime/fs";
 import { ErrorCode, ToolError, type ToolContext } from "@grok-tools/runtime";
 import { estimateTokens } from "@grok-tools/runtime/helpers";
 import { appendReminder, cursorRuleReminderForRead } from "./cursor-rules.js";
@@ -44,7 +53,9 @@ function rustLineCount(text: string): number {
 /** Reads a file for read_file; `legacy` selects the 0.4.10 behaviour. */
 export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFileParams>, legacy: boolean): Promise<ReadFileRun> {
   if (input.limit !== undefined && input.limit < 0) {
-    throw ToolError.invalidInput(`invalid value: integer \`${input.limit}\`, expected usize`, { suggestion: `Give ${ctx.names.ownParam("limit")} as a non-negative number of lines.` });
+    throw ToolError.invalidInput(`invalid value: integer \`${input.limit}\`, expected usize`, {
+      suggestion: `Give ${ctx.names.ownParam("limit")} as a non-negative number of lines.`,
+    });
   }
   const session = ctx.session;
   const joined = resolveModelPath(ctx.cwd, input.target_file);
@@ -82,10 +93,13 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
     }
     canonical = read.realPath;
     if (read.truncated) {
-      throw ToolError.invalidInput(`File is too large to read: ${canonical} (${read.stat.size} bytes; this server reads at most ${DEFAULT_MAX_READ_BYTES} bytes).`, {
-        suggestion: `Use the '${ctx.names.tool("search") ?? "grep"}' tool to search it, or a shell command to extract the part you need.`,
-        filePath: canonical,
-      });
+      throw ToolError.invalidInput(
+        `File is too large to read: ${canonical} (${read.stat.size} bytes; this server reads at most ${DEFAULT_MAX_READ_BYTES} bytes).`,
+        {
+          suggestion: `Use the '${ctx.names.tool("search") ?? "grep"}' tool to search it, or a shell command to extract the part you need.`,
+          filePath: canonical,
+        },
+      );
     }
     const bytes = read.bytes;
     const tracker = readTracker(session);
@@ -125,7 +139,14 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
     const text = bytes.toString("utf8");
     const storedOffset = input.offset !== undefined && input.offset >= 0 ? input.offset : null;
     if (text === "") {
-      const empty: FileContent = { content: "", absolute_path: canonical, offset: storedOffset, ...(input.limit === undefined ? {} : { limit: input.limit }), raw_output: "", total_lines: 0 };
+      const empty: FileContent = {
+        content: "",
+        absolute_path: canonical,
+        offset: storedOffset,
+        ...(input.limit === undefined ? {} : { limit: input.limit }),
+        raw_output: "",
+        total_lines: 0,
+      };
       tracker.recordRead(canonical, bytes, read.stat);
       return { output: { type: "ReadFile", FileContent: empty }, promptText: formatFileContent(empty) };
     }
@@ -156,7 +177,6 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
     };
     tracker.recordRead(canonical, bytes, read.stat);
     return { output: { type: "ReadFile", FileContent: file }, promptText: formatFileContent(file) };
-
   });
 }
 
@@ -203,23 +223,38 @@ function tooLarge(ctx: ToolContext<ReadFileParams>, input: ReadFileInput, tokens
 export function mapReadError(error: unknown, at: { legacy: boolean; display: string; canonical: string; ctx: ToolContext<ReadFileParams> }): ToolError {
   const code = errnoCode(error);
   const errorCode =
-    code === "ENOENT" ? ErrorCode.FILE_NOT_FOUND : code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : code === "EISDIR" ? ErrorCode.INVALID_INPUT : ErrorCode.EXECUTION_FAILED;
+    code === "ENOENT"
+      ? ErrorCode.FILE_NOT_FOUND
+      : code === "EACCES" || code === "EPERM"
+        ? ErrorCode.PERMISSION_DENIED
+        : code === "EISDIR"
+          ? ErrorCode.INVALID_INPUT
+          : ErrorCode.EXECUTION_FAILED;
   const listTool = at.ctx.names.tool("list_dir") ?? at.ctx.names.tool("list");
   if (at.legacy) return fail("FileReadError", errorCode, renderLegacyReadError(at.canonical), { filePath: at.canonical });
   switch (code) {
     case "ENOENT":
       return fail("FileNotFound", errorCode, `Error: ${at.display} does not exist.`, {
-        suggestion: listTool === undefined ? "Check the path for typos; relative paths are resolved against the working directory." : `Check the path, or use the '${listTool}' tool to see which files exist.`,
+        suggestion:
+          listTool === undefined
+            ? "Check the path for typos; relative paths are resolved against the working directory."
+            : `Check the path, or use the '${listTool}' tool to see which files exist.`,
         filePath: at.display,
       });
     case "EISDIR":
       return fail("IsADirectory", errorCode, `Error: ${at.display} is a directory, not a file.`, {
-        suggestion: listTool === undefined ? "Give the path of a file inside that directory." : `Use the '${listTool}' tool to list the directory, then read one of its files.`,
+        suggestion:
+          listTool === undefined
+            ? "Give the path of a file inside that directory."
+            : `Use the '${listTool}' tool to list the directory, then read one of its files.`,
         filePath: at.display,
       });
     case "EACCES":
     case "EPERM":
-      return fail("PermissionDenied", errorCode, `Permission denied: ${at.display}`, { suggestion: "The server's user may not read this file.", filePath: at.display });
+      return fail("PermissionDenied", errorCode, `Permission denied: ${at.display}`, {
+        suggestion: "The server's user may not read this file.",
+        filePath: at.display,
+      });
     default:
       return fail("FileReadError", errorCode, `Failed to read file: ${at.display}, ${ioErrorText(error)}`, { filePath: at.display });
   }
@@ -232,7 +267,12 @@ async function readPdf(bytes: Buffer, canonical: string, input: ReadFileInput, c
     throw fail("FileReadError", ErrorCode.INVALID_INPUT, `Invalid format '${format}'. Supported values: 'image' (default), 'text'.`, { filePath: canonical });
   }
   if (bytes.byteLength > MAX_PDF_BYTES) {
-    throw fail("FileReadError", ErrorCode.INVALID_INPUT, `PDF file is ${(bytes.byteLength / 1_048_576).toFixed(1)} MB, exceeds the ${(MAX_PDF_BYTES / 1_048_576).toFixed(0)} MB limit.`, { filePath: canonical });
+    throw fail(
+      "FileReadError",
+      ErrorCode.INVALID_INPUT,
+      `PDF file is ${(bytes.byteLength / 1_048_576).toFixed(1)} MB, exceeds the ${(MAX_PDF_BYTES / 1_048_576).toFixed(0)} MB limit.`,
+      { filePath: canonical },
+    );
   }
   try {
     const result = await readPdfInChild(bytes, { format: format ?? "image", pages: input.pages ?? undefined, displayPath: canonical });

@@ -128,9 +128,20 @@ function canvasModulePath(): string | undefined {
 
 /** Runs the re-encode ladder in a child process; a crash or timeout becomes a decode failure. */
 function reencodeInChild(bytes: Buffer, canvasPath: string): Promise<CompressedImage> {
-  const args = [MAX_IMAGE_RAW_BYTES, MAX_IMAGE_PAYLOAD_BYTES, MAX_IMAGE_PIXELS, MAX_IMAGE_DIMENSION_PX, MIN_IMAGE_DIMENSION_PX, READFILE_QUALITY_STEPS.join(","), MAX_DECODE_PIXELS].map(String);
+  const args = [
+    MAX_IMAGE_RAW_BYTES,
+    MAX_IMAGE_PAYLOAD_BYTES,
+    MAX_IMAGE_PIXELS,
+    MAX_IMAGE_DIMENSION_PX,
+    MIN_IMAGE_DIMENSION_PX,
+    READFILE_QUALITY_STEPS.join(","),
+    MAX_DECODE_PIXELS,
+  ].map(String);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", REENCODE_SCRIPT, canvasPath, ...args], { stdio: ["pipe", "pipe", "ignore"], env: { PATH: process.env.PATH ?? "" } });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", REENCODE_SCRIPT, canvasPath, ...args], {
+      stdio: ["pipe", "pipe", "ignore"],
+      env: { PATH: process.env.PATH ?? "" },
+    });
     const out: Buffer[] = [];
     const timer = setTimeout(() => child.kill("SIGKILL"), IMAGE_PROCESS_TIMEOUT_MS);
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
@@ -143,10 +154,16 @@ function reencodeInChild(bytes: Buffer, canvasPath: string): Promise<CompressedI
       clearTimeout(timer);
       try {
         const reply = JSON.parse(Buffer.concat(out).toString("utf8")) as { ok: boolean; reason?: string; mimeType?: string; data?: string };
-        if (reply.ok && typeof reply.data === "string" && typeof reply.mimeType === "string") resolve({ ok: true, data: Buffer.from(reply.data, "base64"), mimeType: reply.mimeType });
+        if (reply.ok && typeof reply.data === "string" && typeof reply.mimeType === "string")
+          resolve({ ok: true, data: Buffer.from(reply.data, "base64"), mimeType: reply.mimeType });
         else resolve({ ok: false, reason: reply.reason ?? "image decode failed" });
       } catch {
-        const how = signal === "SIGKILL" ? `timed out after ${IMAGE_PROCESS_TIMEOUT_MS / 1000}s` : signal !== null ? `the decoder crashed (${signal})` : `the decoder exited with code ${String(code)}`;
+        const how =
+          signal === "SIGKILL"
+            ? `timed out after ${IMAGE_PROCESS_TIMEOUT_MS / 1000}s`
+            : signal !== null
+              ? `the decoder crashed (${signal})`
+              : `the decoder exited with code ${String(code)}`;
         resolve({ ok: false, reason: `image decode failed: ${how}` });
       }
     });
@@ -168,7 +185,12 @@ export async function compressImageForConversation(bytes: Buffer, mime: string):
   if (canvasPath === undefined) {
     // Without a decoder, pass through what the endpoint accepts; anything else cannot be embedded.
     if (ENDPOINT_FORMATS.has(mime) && fitsPayload) return { ok: true, data: bytes, mimeType: mime };
-    return { ok: false, reason: fitsPayload ? "image format could not be detected" : `compressed image still exceeds the ${MAX_IMAGE_PAYLOAD_BYTES}-byte conversation payload cap` };
+    return {
+      ok: false,
+      reason: fitsPayload
+        ? "image format could not be detected"
+        : `compressed image still exceeds the ${MAX_IMAGE_PAYLOAD_BYTES}-byte conversation payload cap`,
+    };
   }
   return reencodeInChild(bytes, canvasPath);
 }

@@ -108,7 +108,10 @@ describe("read_file on PDFs", () => {
       'PDF has 11 pages which exceeds the 10 page auto-read limit. Use the `pages` parameter to specify which pages to read (e.g. pages="1-5"). Maximum 20 pages per call.',
     );
     const badFormat = await read({ target_file: "long.pdf", format: "markdown" });
-    expect(!badFormat.ok && badFormat.error).toMatchObject({ code: ErrorCode.INVALID_INPUT, message: "Invalid format 'markdown'. Supported values: 'image' (default), 'text'." });
+    expect(!badFormat.ok && badFormat.error).toMatchObject({
+      code: ErrorCode.INVALID_INPUT,
+      message: "Invalid format 'markdown'. Supported values: 'image' (default), 'text'.",
+    });
     await writeFile(path.join(ws, "mystery.bin"), "%PDF-1.4 invalid rest");
     const corrupt = await read({ target_file: "mystery.bin", format: "text" });
     expect(!corrupt.ok && corrupt.error.message).toMatch(/^Failed to open PDF: /);

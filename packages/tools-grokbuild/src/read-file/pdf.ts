@@ -57,7 +57,8 @@ export function parsePageRange(spec: string, pageCount: number): number[] {
     }
   }
   const unique = [...new Set(pages)].sort((a, b) => a - b);
-  if (unique.length > PDF_MAX_PAGES_PER_READ) throw new PdfReadError(`requested ${unique.length} pages, maximum is ${PDF_MAX_PAGES_PER_READ} per call`, "input");
+  if (unique.length > PDF_MAX_PAGES_PER_READ)
+    throw new PdfReadError(`requested ${unique.length} pages, maximum is ${PDF_MAX_PAGES_PER_READ} per call`, "input");
   if (unique.length === 0) throw new PdfReadError("no pages specified", "input");
   return unique;
 }
@@ -162,7 +163,10 @@ export type PdfResult = { kind: "text"; text: string } | { kind: "pages"; pages:
  * resolves the page range against its page count, then extracts text or renders JPEGs. A timeout
  * kills the child; a crash becomes the reference's internal-error text.
  */
-export function readPdfInChild(bytes: Uint8Array, options: { format: "text" | "image"; pages: string | undefined; displayPath: string; timeoutMs?: number }): Promise<PdfResult> {
+export function readPdfInChild(
+  bytes: Uint8Array,
+  options: { format: "text" | "image"; pages: string | undefined; displayPath: string; timeoutMs?: number },
+): Promise<PdfResult> {
   const pdfjsPath = resolveModule("pdfjs-dist/legacy/build/pdf.mjs");
   const packageJson = resolveModule("pdfjs-dist/package.json");
   if (pdfjsPath === undefined || packageJson === undefined) {
@@ -184,7 +188,10 @@ export function readPdfInChild(bytes: Uint8Array, options: { format: "text" | "i
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       action();
     };
-    const timer = setTimeout(() => finish(() => reject(new PdfReadError(`PDF processing timed out after ${timeoutMs / 1000}s: ${options.displayPath}`, "execution"))), timeoutMs);
+    const timer = setTimeout(
+      () => finish(() => reject(new PdfReadError(`PDF processing timed out after ${timeoutMs / 1000}s: ${options.displayPath}`, "execution"))),
+      timeoutMs,
+    );
     child.on("message", (raw) => {
       const reply = raw as ChildReply;
       if (reply.type === "opened") {

@@ -24,10 +24,7 @@ export const readFileConcise = defineTool({
   normalizeInput: normalizeReadFileInput,
   async execute(input, ctx) {
     const run = await runReadFile(input, ctx, false);
-    const output: ReadFileSuccess =
-      "FileContent" in run.output
-        ? { type: "ReadFile", FileContent: withoutConcise(run.output.FileContent) }
-        : run.output;
+    const output: ReadFileSuccess = "FileContent" in run.output ? { type: "ReadFile", FileContent: withoutConcise(run.output.FileContent) } : run.output;
     return { output, promptText: run.promptText };
   },
 });

@@ -111,9 +111,17 @@ describe("read_file through a session", () => {
   });
   test("what the model sees, per namespace and version (snapshot)", async () => {
     const seen: Record<string, unknown> = {};
-    for (const entry of [{ id: "GrokBuild:read_file" }, { id: "GrokBuild:read_file", behaviorVersion: "legacy-0.4.10" }, { id: "GrokBuildConcise:read_file" }]) {
+    for (const entry of [
+      { id: "GrokBuild:read_file" },
+      { id: "GrokBuild:read_file", behaviorVersion: "legacy-0.4.10" },
+      { id: "GrokBuildConcise:read_file" },
+    ]) {
       const tool = (await session([entry])).toolset?.byClientName("read_file");
-      seen[`${entry.id} ${entry.behaviorVersion ?? "current"}`] = { description: tool?.description, inputSchema: tool?.inputSchema, contractVersion: tool?.contractVersion };
+      seen[`${entry.id} ${entry.behaviorVersion ?? "current"}`] = {
+        description: tool?.description,
+        inputSchema: tool?.inputSchema,
+        contractVersion: tool?.contractVersion,
+      };
     }
     expect(seen).toMatchSnapshot();
   });
@@ -178,7 +186,10 @@ describe("read_file through a session", () => {
     const s = await session();
     const outcome = await read(s, { target_file: "out/Screen Shot.txt" });
     // Before: the outside folder was listed and its look-alike name taken (then refused as outside).
-    expect(outcome.ok ? "ok" : [outcome.error.code, outcome.error.message]).toEqual([ErrorCode.FILE_NOT_FOUND, `Error: ${ws}/out/Screen Shot.txt does not exist.`]);
+    expect(outcome.ok ? "ok" : [outcome.error.code, outcome.error.message]).toEqual([
+      ErrorCode.FILE_NOT_FOUND,
+      `Error: ${ws}/out/Screen Shot.txt does not exist.`,
+    ]);
   });
   test("cursor rules are read inside the roots only: a rules folder or rule linked outside is not shown", async () => {
     const outside = path.join(base, "outside");
@@ -257,7 +268,10 @@ describe("read_file through a session", () => {
     await writeFile(path.join(ws, "broken.png"), Buffer.concat([magic, Buffer.alloc(700_000, 0)]));
     const s = await session();
     const huge = errorOf(await read(s, { target_file: "huge.png" }));
-    expect(huge).toMatchObject({ code: ErrorCode.INVALID_INPUT, message: "Could not embed image in conversation: image dimensions 16843009x16843009 exceed the 178956970 pixel decode limit" });
+    expect(huge).toMatchObject({
+      code: ErrorCode.INVALID_INPUT,
+      message: "Could not embed image in conversation: image dimensions 16843009x16843009 exceed the 178956970 pixel decode limit",
+    });
     expect(errorOf(await read(s, { target_file: "broken.png" })).message).toMatch(/^Could not embed image in conversation: image decode failed: /);
   });
   test("images are scaled into the pixel budget and re-encoded under the payload cap; GIF becomes PNG", async () => {

@@ -13,9 +13,7 @@ export const ReadFileInput = Type.Object({
       description: "The line number to start reading from. Only provide if the file is too large to read at once.",
     }),
   ),
-  limit: Type.Optional(
-    Type.Integer({ description: "The number of lines to read. Only provide if the file is too large to read at once." }),
-  ),
+  limit: Type.Optional(Type.Integer({ description: "The number of lines to read. Only provide if the file is too large to read at once." })),
   pages: Type.Optional(
     Type.Unsafe<string | null>({
       type: ["string", "null"],
@@ -26,8 +24,7 @@ export const ReadFileInput = Type.Object({
   format: Type.Optional(
     Type.Unsafe<string | null>({
       type: ["string", "null"],
-      description:
-        "Output format for PDF files. 'image' (default) renders pages as images. 'text' extracts text content. Ignored for non-PDF files.",
+      description: "Output format for PDF files. 'image' (default) renders pages as images. 'text' extracts text content. Ignored for non-PDF files.",
     }),
   ),
 });
@@ -83,7 +80,8 @@ export const ReadFileOutput = Type.Union([
 ]);
 export type ReadFileOutput = Static<typeof ReadFileOutput>;
 /** The successful outputs. */
-export type ReadFileSuccess = { type: "ReadFile"; FileContent: FileContent } | { type: "ReadFile"; ImageContent: ImageContent } | { type: "ReadFile"; PdfPageImages: PdfPageImages };
+export type ReadFileSuccess =
+  { type: "ReadFile"; FileContent: FileContent } | { type: "ReadFile"; ImageContent: ImageContent } | { type: "ReadFile"; PdfPageImages: PdfPageImages };
 
 /** Params (`grok_build.ReadFile`), shared with the concise twin. */
 export const ReadFileParams = Type.Object(

@@ -21,7 +21,9 @@ export const reportedTaskCompletionsResource = defineResource<{ reported: string
   category: "state",
   initial: () => ({ reported: [] }),
   decode: (json) =>
-    isPlainObject(json) && Array.isArray(json.reported) && json.reported.every((id) => typeof id === "string") ? { reported: [...(json.reported as string[])] } : undefined,
+    isPlainObject(json) && Array.isArray(json.reported) && json.reported.every((id) => typeof id === "string")
+      ? { reported: [...(json.reported as string[])] }
+      : undefined,
 });
 
 /** Ids an output already reports as finished (reference `consumed_completion_ids`, bash and text parts). */
@@ -29,7 +31,11 @@ export function consumedCompletionIds(output: unknown): string[] {
   if (!isPlainObject(output)) return [];
   const ids: string[] = [];
   if (output.type === "TaskOutput") {
-    const results = isPlainObject(output.Result) ? [output.Result] : isPlainObject(output.MultiResult) && Array.isArray(output.MultiResult.results) ? output.MultiResult.results : [];
+    const results = isPlainObject(output.Result)
+      ? [output.Result]
+      : isPlainObject(output.MultiResult) && Array.isArray(output.MultiResult.results)
+        ? output.MultiResult.results
+        : [];
     for (const r of results) if (isPlainObject(r) && r.status === "completed" && typeof r.task_id === "string") ids.push(r.task_id);
   } else if (output.type === "KillTask" && isPlainObject(output.Result) && typeof output.Result.task_id === "string") {
     ids.push(output.Result.task_id);

@@ -4,7 +4,13 @@
  */
 import { CURRENT_VERSION, Type, defineTool, type DescribeInput, type RequirementFailure, type TSchema } from "@grok-tools/runtime";
 import { lenientBool, lenientOptionalInteger, normalizeKey } from "@grok-tools/runtime/helpers";
-import { BASH_DESCRIPTION_BACKGROUND_DISABLED, BASH_DESCRIPTION_BACKGROUND_ENABLED, COMMAND_PROPERTY_DESCRIPTION, DESCRIPTION_PROPERTY_DESCRIPTION, IS_BACKGROUND_PROPERTY_DESCRIPTION } from "./description.js";
+import {
+  BASH_DESCRIPTION_BACKGROUND_DISABLED,
+  BASH_DESCRIPTION_BACKGROUND_ENABLED,
+  COMMAND_PROPERTY_DESCRIPTION,
+  DESCRIPTION_PROPERTY_DESCRIPTION,
+  IS_BACKGROUND_PROPERTY_DESCRIPTION,
+} from "./description.js";
 import { BASH_OUTPUT_LIMIT, runTerminalCommand, type BashPreset } from "./execute.js";
 import { BASH_PARAMS_DEFAULTS, BashInput, BashParams, BashToolOutput, SCHEMA_DEFAULT_TIMEOUT_MS } from "./schema.js";
 import { autoBackgroundEnabled, effectiveDefaultTimeoutMs, effectiveMaxTimeoutMs, maxTimeoutConfigured } from "./timeouts.js";
@@ -16,10 +22,26 @@ export const BASH_PARAMS_RESOURCE_ID = "grok_build.Bash";
 /** The params check: no NUL in the command prefix; auto-background needs background execution. */
 export function checkBashParams(params: BashParams): RequirementFailure[] {
   if (params.cmd_prefix !== null && params.cmd_prefix.includes("\0")) {
-    return [{ message: "cmd_prefix must not contain a NUL character", fieldPath: "params.cmd_prefix", expected: "a shell command without NUL characters", badValue: params.cmd_prefix, category: "params_constraint" }];
+    return [
+      {
+        message: "cmd_prefix must not contain a NUL character",
+        fieldPath: "params.cmd_prefix",
+        expected: "a shell command without NUL characters",
+        badValue: params.cmd_prefix,
+        category: "params_constraint",
+      },
+    ];
   }
   if (params.auto_background_on_timeout && !params.enabled_background) {
-    return [{ message: "auto_background_on_timeout requires enabled_background to be true", fieldPath: "params.auto_background_on_timeout", expected: "false (when enabled_background is false)", badValue: true, category: "params_constraint" }];
+    return [
+      {
+        message: "auto_background_on_timeout requires enabled_background to be true",
+        fieldPath: "params.auto_background_on_timeout",
+        expected: "false (when enabled_background is false)",
+        badValue: true,
+        category: "params_constraint",
+      },
+    ];
   }
   return [];
 }
@@ -31,12 +53,14 @@ export function bashRequirements({ params, toolset }: DescribeInput<BashParams>)
   if (!toolset.hasKind("background_task_action")) missing.push("GrokBuild:get_task_output");
   if (!toolset.hasKind("kill_task_action")) missing.push("GrokBuild:kill_task");
   if (missing.length === 0) return [];
-  return [{
-    message: `enabled_background=true requires ${missing.join(" and ")} so background bash tasks can be observed and cancelled`,
-    fieldPath: "params.enabled_background",
-    expected: "set enabled_background=false or include get_task_output and kill_task",
-    badValue: true,
-  }];
+  return [
+    {
+      message: `enabled_background=true requires ${missing.join(" and ")} so background bash tasks can be observed and cancelled`,
+      fieldPath: "params.enabled_background",
+      expected: "set enabled_background=false or include get_task_output and kill_task",
+      badValue: true,
+    },
+  ];
 }
 
 /** The model-facing input schema for these params (timeout text and bounds, `is_background` only when enabled). */
@@ -50,12 +74,22 @@ export function bashInputSchemaFor({ params }: DescribeInput<BashParams>): TSche
       ? `Optional ${name} in milliseconds (max ${maxMs}). Default: ${defaultMs}; foreground commands exceeding it are automatically backgrounded.`
       : `Optional ${name} in milliseconds (max ${maxMs}). Default: ${defaultMs}, enforced for foreground commands only.`;
   const timeout = Type.Optional(
-    Type.Integer({ minimum: 0, default: SCHEMA_DEFAULT_TIMEOUT_MS, description: timeoutDescription, ...(maxTimeoutConfigured(params) ? { maximum: maxMs } : {}) }),
+    Type.Integer({
+      minimum: 0,
+      default: SCHEMA_DEFAULT_TIMEOUT_MS,
+      description: timeoutDescription,
+      ...(maxTimeoutConfigured(params) ? { maximum: maxMs } : {}),
+    }),
   );
   const command = Type.String({ description: COMMAND_PROPERTY_DESCRIPTION });
   const description = Type.String({ description: DESCRIPTION_PROPERTY_DESCRIPTION });
   if (!params.enabled_background) return Type.Object({ command, timeout, description });
-  return Type.Object({ command, timeout, description, is_background: Type.Optional(Type.Boolean({ default: false, description: IS_BACKGROUND_PROPERTY_DESCRIPTION })) });
+  return Type.Object({
+    command,
+    timeout,
+    description,
+    is_background: Type.Optional(Type.Boolean({ default: false, description: IS_BACKGROUND_PROPERTY_DESCRIPTION })),
+  });
 }
 
 /** Defines `run_terminal_cmd` for one preset. */
@@ -63,7 +97,8 @@ export function defineBashTool(preset: BashPreset) {
   return defineTool({
     id: "run_terminal_cmd",
     kind: "execute",
-    description: ({ params }: DescribeInput<BashParams>) => (params.enabled_background ? BASH_DESCRIPTION_BACKGROUND_ENABLED : BASH_DESCRIPTION_BACKGROUND_DISABLED),
+    description: ({ params }: DescribeInput<BashParams>) =>
+      params.enabled_background ? BASH_DESCRIPTION_BACKGROUND_ENABLED : BASH_DESCRIPTION_BACKGROUND_DISABLED,
     shortDescription: "Run a shell command and return its output.",
     input: BashInput,
     inputSchemaFor: bashInputSchemaFor,

@@ -13,7 +13,8 @@ export const BASH_DESCRIPTION_BACKGROUND_DISABLED = loadDescription(import.meta.
 /** The `command` property description (Unix). */
 export const COMMAND_PROPERTY_DESCRIPTION = "The bash command to run.";
 /** The static `timeout` property description (rewritten per params at finalize). */
-export const TIMEOUT_PROPERTY_DESCRIPTION = "Optional timeout in milliseconds (max 300000). Default: 120000 (2 minutes), enforced for foreground commands only.";
+export const TIMEOUT_PROPERTY_DESCRIPTION =
+  "Optional timeout in milliseconds (max 300000). Default: 120000 (2 minutes), enforced for foreground commands only.";
 /** The `description` property description. */
 export const DESCRIPTION_PROPERTY_DESCRIPTION = "One sentence explanation as to why this command needs to be run and how it contributes to the goal.";
 /** The `is_background` property description (a template). */

@@ -9,7 +9,14 @@ import path from "node:path";
 import { ErrorCode, ToolError, type OutputLimitSpec, type ToolContext, type ToolNotification, type ToolResult } from "@grok-tools/runtime";
 import { childEnvironment, taskManagerService, type ProcessTask, type TaskResult } from "@grok-tools/tasks";
 import { sanitizeForFileName } from "@grok-tools/runtime/helpers";
-import { backgroundOperatorMessage, findSelfMatchingPkill, hasBackgroundOperator, isBareEcho, isBarePrintf, selfMatchingPkillMessage } from "../shared/shell/index.js";
+import {
+  backgroundOperatorMessage,
+  findSelfMatchingPkill,
+  hasBackgroundOperator,
+  isBareEcho,
+  isBarePrintf,
+  selfMatchingPkillMessage,
+} from "../shared/shell/index.js";
 import { formatBackgroundStarted, formatConcisePrompt, formatDefaultPrompt, type ForegroundFacts } from "./format.js";
 import type { BackgroundTaskStartedValue, BashInput, BashOutputValue, BashParams, BashToolOutput } from "./schema.js";
 import { autoBackgroundEnabled, foregroundBlockBudgetMs, resolveBackgroundTimeoutMs, resolveForegroundTimeoutMs } from "./timeouts.js";
@@ -61,7 +68,9 @@ export async function runTerminalCommand(input: BashInput, ctx: ToolContext<Bash
   if (!isBackground && !(params.allow_background_operator && params.enabled_background) && hasBackgroundOperator(input.command, legacy)) {
     const paramName = ctx.names.param("execute", "is_background");
     throw new ToolError(ErrorCode.INVALID_INPUT, backgroundOperatorMessage(legacy, params.enabled_background, paramName), {
-      suggestion: params.enabled_background ? `Set ${paramName}=true to run the command in the background.` : "Run the command in the foreground without the background operator.",
+      suggestion: params.enabled_background
+        ? `Set ${paramName}=true to run the command in the background.`
+        : "Run the command in the foreground without the background operator.",
     });
   }
   const pkill = findSelfMatchingPkill(input.command);

@@ -3,7 +3,12 @@
  * from the schemas.
  */
 import { Type, type Static } from "@grok-tools/runtime";
-import { COMMAND_PROPERTY_DESCRIPTION, DESCRIPTION_PROPERTY_DESCRIPTION, IS_BACKGROUND_PROPERTY_DESCRIPTION, TIMEOUT_PROPERTY_DESCRIPTION } from "./description.js";
+import {
+  COMMAND_PROPERTY_DESCRIPTION,
+  DESCRIPTION_PROPERTY_DESCRIPTION,
+  IS_BACKGROUND_PROPERTY_DESCRIPTION,
+  TIMEOUT_PROPERTY_DESCRIPTION,
+} from "./description.js";
 
 /** The schema's advertised foreground default (omitted ≠ this value: see the timeout resolution). */
 export const SCHEMA_DEFAULT_TIMEOUT_MS = 120_000;

@@ -2,7 +2,14 @@
  * Unit tests of the timeout resolution of run_terminal_cmd (spec §4.1).
  */
 import { BASH_PARAMS_DEFAULTS, type BashParams } from "./schema.js";
-import { effectiveDefaultTimeoutMs, effectiveMaxTimeoutMs, foregroundBlockBudgetMs, maxTimeoutConfigured, resolveBackgroundTimeoutMs, resolveForegroundTimeoutMs } from "./timeouts.js";
+import {
+  effectiveDefaultTimeoutMs,
+  effectiveMaxTimeoutMs,
+  foregroundBlockBudgetMs,
+  maxTimeoutConfigured,
+  resolveBackgroundTimeoutMs,
+  resolveForegroundTimeoutMs,
+} from "./timeouts.js";
 
 const p = (over: Partial<BashParams> = {}): BashParams => ({ ...BASH_PARAMS_DEFAULTS, ...over });
 

@@ -3,7 +3,11 @@ import { SUMMARY_DETAILS_MAX, creationEcho, replacementEcho } from "./bounded-ec
 
 test("echoes the strings and every detail while they fit the budget", () => {
   const text = "a\nb\nNEW\nc\nNEW\n";
-  expect(replacementEcho(text, "old", "NEW", [4, 10], 1000)).toEqual({ old_string: "old", new_string: "NEW", edits: { details: buildEditDetails(text, "old", "NEW", [4, 10]) } });
+  expect(replacementEcho(text, "old", "NEW", [4, 10], 1000)).toEqual({
+    old_string: "old",
+    new_string: "NEW",
+    edits: { details: buildEditDetails(text, "old", "NEW", [4, 10]) },
+  });
   expect(creationEcho("hi\n", 1000)).toEqual({
     old_string: "",
     new_string: "hi\n",
@@ -29,9 +33,25 @@ test("summarizes many replacements with their first line numbers and counts the 
   const text = "b\n".repeat(count);
   const starts = Array.from({ length: count }, (_, i) => 2 * i);
   const echo = replacementEcho(text, "a", "b", starts, 10_000);
-  expect(echo).toMatchObject({ old_string: "", new_string: "", content_omitted: true, old_string_bytes: 1, new_string_bytes: 1, replacements: count, edits: { omitted: 500 } });
+  expect(echo).toMatchObject({
+    old_string: "",
+    new_string: "",
+    content_omitted: true,
+    old_string_bytes: 1,
+    new_string_bytes: 1,
+    replacements: count,
+    edits: { omitted: 500 },
+  });
   expect(echo.edits.details).toHaveLength(SUMMARY_DETAILS_MAX);
-  expect(echo.edits.details[999]).toEqual({ old_string: "", old_line: 1000, new_string: "", new_line: 1000, context_before: "", context_after: "", line_prefix: "" });
+  expect(echo.edits.details[999]).toEqual({
+    old_string: "",
+    old_line: 1000,
+    new_string: "",
+    new_line: 1000,
+    context_before: "",
+    context_after: "",
+    line_prefix: "",
+  });
 });
 
 test("numbers the lines of many replacements as counting from the start would", () => {

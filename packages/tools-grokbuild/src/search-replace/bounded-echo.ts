@@ -41,7 +41,13 @@ function summary(oldString: string, newString: string, lines: readonly number[],
 }
 
 /** The echo of replacing `oldString` with `newString` at `starts` (offsets in the new text). */
-export function replacementEcho(newText: string, oldString: string, newString: string, starts: readonly number[], budgetBytes: number = REPLY_TEXT_BUDGET_BYTES): EditEcho {
+export function replacementEcho(
+  newText: string,
+  oldString: string,
+  newString: string,
+  starts: readonly number[],
+  budgetBytes: number = REPLY_TEXT_BUDGET_BYTES,
+): EditEcho {
   const echoBytes = Buffer.byteLength(oldString, "utf8") + Buffer.byteLength(newString, "utf8");
   if (echoBytes <= budgetBytes) {
     const details = buildEditDetails(newText, oldString, newString, starts, { maxBytes: budgetBytes - echoBytes });
@@ -54,7 +60,11 @@ export function replacementEcho(newText: string, oldString: string, newString: s
 /** The echo of creating (or overwriting) a file with `content`: one detail at line 1. */
 export function creationEcho(content: string, budgetBytes: number = REPLY_TEXT_BUDGET_BYTES): EditEcho {
   if (2 * Buffer.byteLength(content, "utf8") <= budgetBytes) {
-    return { old_string: "", new_string: content, edits: { details: [{ old_string: "", old_line: 1, new_string: content, new_line: 1, context_before: "", context_after: "", line_prefix: "" }] } };
+    return {
+      old_string: "",
+      new_string: content,
+      edits: { details: [{ old_string: "", old_line: 1, new_string: content, new_line: 1, context_before: "", context_after: "", line_prefix: "" }] },
+    };
   }
   return summary("", content, [1], 1);
 }

@@ -19,7 +19,10 @@ const NO_GUARD =
 
 test("search_replace renders client names, and the guard sentence only with the guard param", async () => {
   const overrides = { old_string: "old", replace_all: "all" };
-  const plain = await finalized([{ id: "GrokBuild:read_file", nameOverride: "view" }, { id: "GrokBuild:search_replace", paramsNameOverrides: overrides }]);
+  const plain = await finalized([
+    { id: "GrokBuild:read_file", nameOverride: "view" },
+    { id: "GrokBuild:search_replace", paramsNameOverrides: overrides },
+  ]);
   expect(plain.get("search_replace")!.description).toBe(NO_GUARD);
   const schema = plain.get("search_replace")!.inputSchema as { properties: Record<string, { description: string }>; required: string[] };
   expect(schema.required).toEqual(["file_path", "old", "new_string"]);

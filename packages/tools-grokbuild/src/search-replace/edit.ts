@@ -68,14 +68,23 @@ export function lineIndexesOf(text: string, starts: readonly number[]): number[]
 
 /** The UTF-8 size of a detail's strings (what it adds to a reply). */
 export function editDetailBytes(detail: EditDetail): number {
-  return [detail.old_string, detail.new_string, detail.context_before, detail.context_after, detail.line_prefix].reduce((sum, text) => sum + Buffer.byteLength(text, "utf8"), 0);
+  return [detail.old_string, detail.new_string, detail.context_before, detail.context_after, detail.line_prefix].reduce(
+    (sum, text) => sum + Buffer.byteLength(text, "utf8"),
+    0,
+  );
 }
 
 /**
  * The details of each replacement, computed on the new text. With `maxBytes`, stops before the
  * detail that would take the details' strings past it (the caller sees fewer details than starts).
  */
-export function buildEditDetails(newText: string, oldString: string, newString: string, starts: readonly number[], options: { maxBytes?: number } = {}): EditDetail[] {
+export function buildEditDetails(
+  newText: string,
+  oldString: string,
+  newString: string,
+  starts: readonly number[],
+  options: { maxBytes?: number } = {},
+): EditDetail[] {
   const lines = splitInclusive(newText);
   const insertedLines = Math.max(splitInclusive(newString).length, 1);
   const lineIndexes = lineIndexesOf(newText, starts);

@@ -6,7 +6,17 @@
  */
 import { stat } from "node:fs/promises";
 import { ErrorCode, ToolError, type ToolContext } from "@grok-tools/runtime";
-import { PATH_LOCKS, errnoCode, readFileConfined, readTracker, resolveForCreate, resolveModelPath, writeFileConfined, type ReadResult, rustIoErrorText } from "@grok-tools/runtime/fs";
+import {
+  PATH_LOCKS,
+  errnoCode,
+  readFileConfined,
+  readTracker,
+  resolveForCreate,
+  resolveModelPath,
+  writeFileConfined,
+  type ReadResult,
+  rustIoErrorText,
+} from "@grok-tools/runtime/fs";
 import { GITIGNORE_POLICY, isGitignored } from "../shared/gitignore.js";
 import { displayJoin, resolveUnicodeFileName } from "../shared/paths.js";
 import { findNormalizedMatches, matchIndices } from "./confusables.js";
@@ -128,7 +138,8 @@ async function readCurrent(call: Call, missingOk: boolean): Promise<ReadResult |
     if (missingOk) return undefined;
     const p = call.input.file_path;
     if (code === "EISDIR") throw fail(ErrorCode.INVALID_INPUT, "InvalidInput", `Error: ${p} is a directory, not a file.`, { filePath: p });
-    if (code === "ENAMETOOLONG") throw fileNameTooLong(`Error: file name exceeds the ${NAME_MAX_BYTES}-character limit. Please use a shorter file name.`, call.legacy);
+    if (code === "ENAMETOOLONG")
+      throw fileNameTooLong(`Error: file name exceeds the ${NAME_MAX_BYTES}-character limit. Please use a shorter file name.`, call.legacy);
     if (code === "EACCES" || code === "EPERM") {
       throw fail(ErrorCode.PERMISSION_DENIED, "InvalidInput", `Error: permission denied reading ${p}.`, { filePath: p });
     }
@@ -154,7 +165,8 @@ async function write(call: Call, content: string, verb: "create" | "write"): Pro
         { filePath: p },
       );
     }
-    if (code === "ENAMETOOLONG") throw fileNameTooLong(`Error: file name exceeds the ${NAME_MAX_BYTES}-character limit. Please use a shorter file name.`, call.legacy);
+    if (code === "ENAMETOOLONG")
+      throw fileNameTooLong(`Error: file name exceeds the ${NAME_MAX_BYTES}-character limit. Please use a shorter file name.`, call.legacy);
     const message = `Error: failed to write ${p}: ${rustIoErrorText(error)}`;
     const errorCode = code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : ErrorCode.EXECUTION_FAILED;
     throw fail(errorCode, "InvalidInput", message, { filePath: p });
@@ -162,7 +174,10 @@ async function write(call: Call, content: string, verb: "create" | "write"): Pro
 }
 
 /** An `EditsApplied` in the reference's key order, with the (bounded) echo of the edit. */
-function withEcho(echo: EditEcho, rest: Pick<SearchReplaceOutput["EditsApplied"], "tool_output_for_prompt" | "tool_output_for_prompt_concise" | "absolute_path" | "unicode_normalized">): SearchReplaceOutput["EditsApplied"] {
+function withEcho(
+  echo: EditEcho,
+  rest: Pick<SearchReplaceOutput["EditsApplied"], "tool_output_for_prompt" | "tool_output_for_prompt_concise" | "absolute_path" | "unicode_normalized">,
+): SearchReplaceOutput["EditsApplied"] {
   const { old_string, new_string, edits, ...summary } = echo;
   const { unicode_normalized, ...texts } = rest;
   return { old_string, new_string, ...texts, edits, ...(unicode_normalized ? { unicode_normalized } : {}), ...summary };

@@ -7,9 +7,7 @@ export const SearchReplaceInput = Type.Object({
   }),
   old_string: Type.String({ description: "The text to replace" }),
   new_string: Type.String({ description: "The text to replace it with (must be different from ${{ params.edit.old_string }})" }),
-  replace_all: Type.Optional(
-    Type.Boolean({ default: false, description: "Replace all occurrences of ${{ params.edit.old_string }} (default false)" }),
-  ),
+  replace_all: Type.Optional(Type.Boolean({ default: false, description: "Replace all occurrences of ${{ params.edit.old_string }} (default false)" })),
 });
 export type SearchReplaceInput = Static<typeof SearchReplaceInput>;
 
@@ -59,7 +57,8 @@ export const SearchReplaceOutput = Type.Object({
     unicode_normalized: Type.Optional(Type.Boolean()),
     content_omitted: Type.Optional(
       Type.Literal(true, {
-        description: "The edit's strings were left out to keep the reply under 1 MiB of echoed text: `old_string`, `new_string` and the details' strings are empty, the details keep their line numbers.",
+        description:
+          "The edit's strings were left out to keep the reply under 1 MiB of echoed text: `old_string`, `new_string` and the details' strings are empty, the details keep their line numbers.",
       }),
     ),
     old_string_bytes: Type.Optional(Type.Integer({ description: "Size of the replaced string, in bytes (with `content_omitted`)." })),

@@ -65,14 +65,27 @@ test("replaces one occurrence after a read, with details and both prompt texts",
       tool_output_for_prompt: "The file a.txt has been updated successfully.",
       tool_output_for_prompt_concise: "The file a.txt has been updated.",
       absolute_path: path.join(dir, "a.txt"),
-      edits: { details: [{ old_string: "three", old_line: 3, new_string: "THREE", new_line: 3, context_before: "one\ntwo\n", context_after: "four\nfive\n", line_prefix: "" }] },
+      edits: {
+        details: [
+          { old_string: "three", old_line: 3, new_string: "THREE", new_line: 3, context_before: "one\ntwo\n", context_after: "four\nfive\n", line_prefix: "" },
+        ],
+      },
     },
   });
   expect(await readText(path.join(dir, "a.txt"), "utf8")).toBe("one\ntwo\nTHREE\nfour\nfive\n");
   expect(notes).toEqual([
-    expect.objectContaining({ type: "FileWritten", absolute_path: path.join(dir, "a.txt"), previous_content: "one\ntwo\nthree\nfour\nfive\n", is_new_file: false }),
+    expect.objectContaining({
+      type: "FileWritten",
+      absolute_path: path.join(dir, "a.txt"),
+      previous_content: "one\ntwo\nthree\nfour\nfive\n",
+      is_new_file: false,
+    }),
   ]);
-  const concise = await s.execute({ toolName: "search_replace", inputJson: JSON.stringify({ file_path: "a.txt", old_string: "four", new_string: "4" }), outputFormat: "concise" });
+  const concise = await s.execute({
+    toolName: "search_replace",
+    inputJson: JSON.stringify({ file_path: "a.txt", old_string: "four", new_string: "4" }),
+    outputFormat: "concise",
+  });
   expect(concise.ok && concise.promptText).toBe("The file a.txt has been updated.");
 });
 
@@ -98,7 +111,9 @@ test("skip_read_before_edit lifts the read requirement and the finalize requirem
   expect((await edit(s, { file_path: "a.txt", old_string: "alpha", new_string: "b" })).ok).toBe(true);
   // Without a read tool the no-match text names an empty tool (spec §13.10).
   const e = await errorOf(edit(s, { file_path: "a.txt", old_string: "zzz", new_string: "b" }));
-  expect(e.message).toBe("The string to replace was not found in the file, use the  tool to see the correct string. The user may have changed the file since you last read it.");
+  expect(e.message).toBe(
+    "The string to replace was not found in the file, use the  tool to see the correct string. The user may have changed the file since you last read it.",
+  );
 });
 
 test("finalize refuses search_replace without a read tool unless skip_read_before_edit", async () => {
@@ -160,7 +175,10 @@ test("empty old_string creates a file (parents too), overwrites by default, and 
     { id: "GrokBuild:search_replace", paramsJson: JSON.stringify({ empty_old_string_does_not_override: true }), paramsNameOverrides: { old_string: "old" } },
   ]);
   const e = await errorOf(edit(guarded, { file_path: "new/dir/f.txt", old: "", new_string: "x" }));
-  expect([e.code, e.message]).toEqual([ErrorCode.FILE_ALREADY_EXISTS, "old is empty, which is only allowed when creating a new file or when the file is empty."]);
+  expect([e.code, e.message]).toEqual([
+    ErrorCode.FILE_ALREADY_EXISTS,
+    "old is empty, which is only allowed when creating a new file or when the file is empty.",
+  ]);
   const file = await errorOf(edit(s, { file_path: "new/dir/f.txt/child", old_string: "", new_string: "x" }));
   expect(file.message).toBe("Error: cannot create new/dir/f.txt/child. A component of the path already exists as a file where a directory is expected.");
 });
@@ -172,7 +190,10 @@ test("input errors: same strings, directory, missing file, long name, outside th
   const missing = await errorOf(edit(s, { file_path: "nope.txt", old_string: "x", new_string: "y" }));
   expect([missing.code, missing.message]).toEqual([ErrorCode.FILE_NOT_FOUND, `Error: ${dir}/nope.txt does not exist.`]);
   const long = await errorOf(edit(s, { file_path: `${"a".repeat(256)}.txt`, old_string: "", new_string: "y" }));
-  expect([long.code, long.message]).toEqual([ErrorCode.INVALID_INPUT, "Error: file name exceeds the 255-character limit (260 characters). Please use a shorter file name."]);
+  expect([long.code, long.message]).toEqual([
+    ErrorCode.INVALID_INPUT,
+    "Error: file name exceeds the 255-character limit (260 characters). Please use a shorter file name.",
+  ]);
   const outside = await errorOf(edit(s, { file_path: "/etc/hostname-grok-test", old_string: "", new_string: "y" }));
   expect(outside.code).toBe(ErrorCode.PERMISSION_DENIED);
 });
@@ -182,7 +203,10 @@ test("legacy-0.4.10 wording: no hints, historical texts", async () => {
   const s = await session(undefined, "legacy-0.4.10");
   await read(s, "a.txt");
   const none = await errorOf(edit(s, { file_path: "a.txt", old_string: "aa x", new_string: "b" }));
-  expect([none.code, none.message]).toEqual([ErrorCode.NO_MATCHES, "The string to replace was not found in the file, use the read_file tool to see the correct string."]);
+  expect([none.code, none.message]).toEqual([
+    ErrorCode.NO_MATCHES,
+    "The string to replace was not found in the file, use the read_file tool to see the correct string.",
+  ]);
   const missing = await errorOf(edit(s, { file_path: "gone.txt", old_string: "x", new_string: "y" }));
   expect(missing.message).toBe("File not found: gone.txt. Please check the path and try again.");
 });
@@ -192,8 +216,13 @@ test("unicode_normalized_fallback applies a confusable match; the hint explains 
   const plain = await session();
   await read(plain, "q.txt");
   const e = await errorOf(edit(plain, { file_path: "q.txt", old_string: 'say "hello"', new_string: "x" }));
-  expect(e.message).toContain("\n\nThe nearest matching region contains Unicode typography characters (smart quotes, em-dashes, etc.) on lines 1 that look identical to ASCII in read_file output but differ at the byte level. Re-read the file and use a shorter old_string anchored on nearby ASCII-only context.");
-  const s = await session([{ id: "GrokBuild:read_file" }, { id: "GrokBuild:search_replace", paramsJson: JSON.stringify({ unicode_normalized_fallback: true }) }]);
+  expect(e.message).toContain(
+    "\n\nThe nearest matching region contains Unicode typography characters (smart quotes, em-dashes, etc.) on lines 1 that look identical to ASCII in read_file output but differ at the byte level. Re-read the file and use a shorter old_string anchored on nearby ASCII-only context.",
+  );
+  const s = await session([
+    { id: "GrokBuild:read_file" },
+    { id: "GrokBuild:search_replace", paramsJson: JSON.stringify({ unicode_normalized_fallback: true }) },
+  ]);
   await read(s, "q.txt");
   const r = await edit(s, { file_path: "q.txt", old_string: '"hello"', new_string: '"bye"' });
   expect(r.ok && JSON.parse(r.outputJson).EditsApplied.unicode_normalized).toBe(true);
@@ -233,9 +262,7 @@ test("pure helpers: nearest-match ties, 200-byte cap, ambiguity, edit context", 
   expect(findNormalizedMatches("\u2014", "-")).toEqual({ kind: "ambiguous" });
   expect(findNormalizedMatches("a\u2014b", "--")).toEqual({ kind: "matches", matches: [{ start: 1, length: 1 }] });
   expect(confusableHint("plain", "x", { readTool: "r", oldStringParam: "o", executeTool: "e" })).toBe("");
-  expect(
-    confusableHint("a \u201Cq\u201D\n", '"q"', { readTool: "", oldStringParam: "", executeTool: "bash" }, ["`python3`", "`sed`"]),
-  ).toBe(
+  expect(confusableHint("a \u201Cq\u201D\n", '"q"', { readTool: "", oldStringParam: "", executeTool: "bash" }, ["`python3`", "`sed`"])).toBe(
     "\n\nThe nearest matching region contains Unicode typography characters (smart quotes, em-dashes, etc.) on lines 1 that look identical to ASCII but differ at the byte level. Re-read the file and use a shorter old_string anchored on nearby ASCII-only context, or use bash with a short script (e.g. `python3` or `sed`) to edit the file directly.",
   );
   const text = "a\nb\nNEW\nc\n";

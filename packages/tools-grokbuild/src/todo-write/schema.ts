@@ -9,9 +9,7 @@ export type TodoStatus = (typeof TODO_STATUSES)[number];
 /** One todo of a request: only `id` is required. */
 export const TodoUpdate = Type.Object({
   id: Type.String({ description: "Unique identifier for the todo item" }),
-  content: Type.Optional(
-    Type.Unsafe<string | null>({ type: ["string", "null"], description: "The description/content of the todo item" }),
-  ),
+  content: Type.Optional(Type.Unsafe<string | null>({ type: ["string", "null"], description: "The description/content of the todo item" })),
   status: Type.Optional(
     Type.Unsafe<TodoStatus | null>({
       description: "The status of the todo item: pending, in_progress, completed, or cancelled",

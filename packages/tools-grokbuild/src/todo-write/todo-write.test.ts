@@ -30,7 +30,13 @@ async function call(input: unknown) {
 }
 
 test("replace mode creates items in order and reports them", async () => {
-  const r = await call({ merge: false, todos: [{ id: "1", content: "Task A" }, { id: "2", content: "Task B", status: "in_progress" }] });
+  const r = await call({
+    merge: false,
+    todos: [
+      { id: "1", content: "Task A" },
+      { id: "2", content: "Task B", status: "in_progress" },
+    ],
+  });
   if (!r.ok) throw new Error(r.error.message);
   expect(r.promptText).toBe("- [pending] 1: Task A\n- [in_progress] 2: Task B\n");
   expect(JSON.parse(r.outputJson)).toEqual({
@@ -59,8 +65,20 @@ test("replace clears previous items", async () => {
 });
 
 test("merge keeps content when only the status is sent, and appends new ids", async () => {
-  await call({ merge: false, todos: [{ id: "a", content: "Build", status: "in_progress" }, { id: "b", content: "Test" }] });
-  const r = await call({ merge: "true", todos: [{ id: "a", status: "completed" }, { id: "c", content: "Deploy" }] });
+  await call({
+    merge: false,
+    todos: [
+      { id: "a", content: "Build", status: "in_progress" },
+      { id: "b", content: "Test" },
+    ],
+  });
+  const r = await call({
+    merge: "true",
+    todos: [
+      { id: "a", status: "completed" },
+      { id: "c", content: "Deploy" },
+    ],
+  });
   expect(r.ok && r.promptText).toBe("- [completed] a: Build\n- [pending] b: Test\n- [pending] c: Deploy\n");
 });
 
@@ -70,13 +88,25 @@ test("merge is the default, and a new id without content falls back to the id", 
 });
 
 test("merge:false with only status updates of existing ids is upgraded to a merge", async () => {
-  await call({ merge: false, todos: [{ id: "a", content: "A" }, { id: "b", content: "B" }] });
+  await call({
+    merge: false,
+    todos: [
+      { id: "a", content: "A" },
+      { id: "b", content: "B" },
+    ],
+  });
   const r = await call({ merge: false, todos: [{ id: "b", status: "completed" }] });
   expect(r.ok && r.promptText).toBe("- [pending] a: A\n- [completed] b: B\n");
 });
 
 test("merge:false with content replaces even when ids exist", async () => {
-  await call({ merge: false, todos: [{ id: "a", content: "A" }, { id: "b", content: "B" }] });
+  await call({
+    merge: false,
+    todos: [
+      { id: "a", content: "A" },
+      { id: "b", content: "B" },
+    ],
+  });
   const r = await call({ merge: false, todos: [{ id: "b", content: "B2" }] });
   expect(r.ok && r.promptText).toBe("- [pending] b: B2\n");
 });
@@ -88,7 +118,12 @@ test("an empty list is a success", async () => {
 
 test("duplicate ids are INVALID_INPUT with the reference's text and leave the state alone", async () => {
   await call({ todos: [{ id: "keep", content: "Keep" }] });
-  const r = await call({ todos: [{ id: "x", content: "1" }, { id: "x", content: "2" }] });
+  const r = await call({
+    todos: [
+      { id: "x", content: "1" },
+      { id: "x", content: "2" },
+    ],
+  });
   expect(r.ok).toBe(false);
   if (r.ok) return;
   expect(r.error.code).toBe(ErrorCode.INVALID_INPUT);

@@ -50,8 +50,7 @@ export const WebFetchError = {
     new ToolError(ErrorCode.PERMISSION_DENIED, `SSRF blocked: ${host} resolves to private/internal IP ${ip}${ssrfRecoveryHint(host)}`, {
       details: { host, ip },
     }),
-  dnsResolution: (host: string, reason: string, cause?: unknown) =>
-    failed(`DNS resolution failed for ${host}: ${reason}`, { host }, cause),
+  dnsResolution: (host: string, reason: string, cause?: unknown) => failed(`DNS resolution failed for ${host}: ${reason}`, { host }, cause),
   dnsEmpty: (host: string) => failed(`DNS resolution returned no addresses for ${host}`, { host }),
   requestFailed: (url: string, cause?: unknown) =>
     new ToolError(ErrorCode.EXECUTION_FAILED, `HTTP request failed: error sending request for url (${url})`, {

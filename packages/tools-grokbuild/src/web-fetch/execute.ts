@@ -4,17 +4,7 @@
  * Markdown, a saved media file or a refusal, and bound what goes inline.
  */
 import { type ToolContext, type ToolResult } from "@grok-tools/runtime";
-import {
-  htmlToMarkdown,
-  isBinaryContentType,
-  isHtml,
-  isImage,
-  isPdf,
-  isVideo,
-  mediaExtension,
-  mediaMagicMatches,
-  stripBase64DataUris,
-} from "./convert.js";
+import { htmlToMarkdown, isBinaryContentType, isHtml, isImage, isPdf, isVideo, mediaExtension, mediaMagicMatches, stripBase64DataUris } from "./convert.js";
 import { WebFetchError } from "./errors.js";
 import { webFetchSession, type WebFetchSession } from "./fetch-session.js";
 import { httpGet } from "./http-get.js";
@@ -27,14 +17,10 @@ import { isSameHost, upgradeToHttps, validateUrl } from "./url.js";
 export const MAX_REDIRECTS = 10;
 
 type FetchResult =
-  | { kind: "content"; body: Buffer; contentType: string; finalUrl: string; status: number }
-  | { kind: "cross-host"; originalHost: string; redirectUrl: string };
+  { kind: "content"; body: Buffer; contentType: string; finalUrl: string; status: number } | { kind: "cross-host"; originalHost: string; redirectUrl: string };
 
 /** Runs web_fetch. */
-export async function executeWebFetch(
-  input: { url: string },
-  ctx: ToolContext<WebFetchParams>,
-): Promise<ToolResult<WebFetchOutput>> {
+export async function executeWebFetch(input: { url: string }, ctx: ToolContext<WebFetchParams>): Promise<ToolResult<WebFetchOutput>> {
   const params = resolveWebFetchParams(ctx.params);
   const state = ctx.session.service(webFetchSession);
   const url = upgradeToHttps(validateUrl(input.url));
@@ -76,19 +62,11 @@ export async function executeWebFetch(
   }
   if (isImage(contentType)) {
     if (!mediaMagicMatches(contentType, body)) throw WebFetchError.contentTypeMismatch(contentType, finalUrl);
-    return saved(
-      state.images,
-      mediaExtension(contentType),
-      (p) => `Image downloaded (${body.length} bytes, ${contentType}) and saved to ${p}.${readHint}`,
-    );
+    return saved(state.images, mediaExtension(contentType), (p) => `Image downloaded (${body.length} bytes, ${contentType}) and saved to ${p}.${readHint}`);
   }
   if (isVideo(contentType)) {
     if (!mediaMagicMatches(contentType, body)) throw WebFetchError.contentTypeMismatch(contentType, finalUrl);
-    return saved(
-      state.videos,
-      mediaExtension(contentType),
-      (p) => `Video downloaded (${body.length} bytes, ${contentType}) and saved to ${p}.`,
-    );
+    return saved(state.videos, mediaExtension(contentType), (p) => `Video downloaded (${body.length} bytes, ${contentType}) and saved to ${p}.`);
   }
   if (isBinaryContentType(contentType)) throw WebFetchError.unsupportedContentType(contentType, finalUrl);
 
@@ -121,12 +99,7 @@ export async function executeWebFetch(
 }
 
 /** GETs `start`, re-checking SSRF and re-pinning on every hop; stops at a cross-host redirect. */
-async function fetchFollowingSameHost(
-  start: URL,
-  params: ResolvedWebFetchParams,
-  state: WebFetchSession,
-  signal: AbortSignal,
-): Promise<FetchResult> {
+async function fetchFollowingSameHost(start: URL, params: ResolvedWebFetchParams, state: WebFetchSession, signal: AbortSignal): Promise<FetchResult> {
   let current = start;
   let hops = 0;
   for (;;) {

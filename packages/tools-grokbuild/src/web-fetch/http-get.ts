@@ -61,7 +61,9 @@ class TimeoutSignal extends Error {}
 class TooLargeSignal extends Error {}
 
 function decoded(response: IncomingMessage): Readable {
-  const encoding = String(response.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const encoding = String(response.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
   if (encoding === "gzip" || encoding === "x-gzip") return response.pipe(createGunzip());
   if (encoding === "deflate") return response.pipe(createInflate());
   if (encoding === "br") return response.pipe(createBrotliDecompress());

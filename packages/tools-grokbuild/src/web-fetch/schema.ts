@@ -33,17 +33,20 @@ export type WebFetchOutput = Static<typeof WebFetchOutput>;
 const OptionalCount = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
 
 /** `grok_build.WebFetch` params; null means "use the built-in default". Unknown keys are refused. */
-export const WebFetchParams = Type.Object({
-  cache_ttl_secs: OptionalCount,
-  max_cache_entries: OptionalCount,
-  timeout_secs: OptionalCount,
-  max_content_length: OptionalCount,
-  max_markdown_length: OptionalCount,
-  context_window_tokens: OptionalCount,
-  allowed_domains: Type.Union([Type.Array(Type.String()), Type.Null()]),
-  proxy_endpoint: Type.Union([Type.String(), Type.Null()]),
-  allow_local: Type.Union([Type.Boolean(), Type.Null()]),
-}, { additionalProperties: false });
+export const WebFetchParams = Type.Object(
+  {
+    cache_ttl_secs: OptionalCount,
+    max_cache_entries: OptionalCount,
+    timeout_secs: OptionalCount,
+    max_content_length: OptionalCount,
+    max_markdown_length: OptionalCount,
+    context_window_tokens: OptionalCount,
+    allowed_domains: Type.Union([Type.Array(Type.String()), Type.Null()]),
+    proxy_endpoint: Type.Union([Type.String(), Type.Null()]),
+    allow_local: Type.Union([Type.Boolean(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
 export type WebFetchParams = Static<typeof WebFetchParams>;
 
 /** Every params field with its default (all unset). */

@@ -17,11 +17,42 @@ import type { WebFetchOutput } from "./schema.js";
 
 describe("SSRF classification", () => {
   test.each([
-    "127.0.0.1", "127.255.255.254", "10.0.0.1", "172.16.0.1", "172.31.255.255", "192.168.0.1", "169.254.169.254",
-    "100.64.0.1", "100.127.255.255", "0.0.0.0", "0.1.2.3", "224.0.0.1", "239.255.255.255", "255.255.255.255",
-    "240.0.0.1", "192.0.0.8", "192.0.2.1", "198.18.0.1", "198.19.255.255", "198.51.100.1", "203.0.113.9",
-    "::1", "::", "fc00::1", "fd12:3456::1", "fe80::1", "febf::1", "ff02::1", "fec0::1", "2001:db8::1",
-    "::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:169.254.169.254", "::ffff:a00:1", "::10.0.0.1", "64:ff9b::a00:1",
+    "127.0.0.1",
+    "127.255.255.254",
+    "10.0.0.1",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.0.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "100.127.255.255",
+    "0.0.0.0",
+    "0.1.2.3",
+    "224.0.0.1",
+    "239.255.255.255",
+    "255.255.255.255",
+    "240.0.0.1",
+    "192.0.0.8",
+    "192.0.2.1",
+    "198.18.0.1",
+    "198.19.255.255",
+    "198.51.100.1",
+    "203.0.113.9",
+    "::1",
+    "::",
+    "fc00::1",
+    "fd12:3456::1",
+    "fe80::1",
+    "febf::1",
+    "ff02::1",
+    "fec0::1",
+    "2001:db8::1",
+    "::ffff:127.0.0.1",
+    "::ffff:10.0.0.1",
+    "::ffff:169.254.169.254",
+    "::ffff:a00:1",
+    "::10.0.0.1",
+    "64:ff9b::a00:1",
     "fe80::1%eth0",
   ])("%s is non-public", (ip) => {
     expect(isNonPublicIp(ip)).toBe(true);
@@ -64,8 +95,14 @@ describe("SSRF classification", () => {
   test("checkHost returns the checked addresses and refuses when any is blocked", async () => {
     const resolve = async (host: string) =>
       host === "ok.example.com"
-        ? [{ address: "93.184.216.34", family: 4 as const }, { address: "2606:2800:220:1::1", family: 6 as const }]
-        : [{ address: "93.184.216.34", family: 4 as const }, { address: "169.254.169.254", family: 4 as const }];
+        ? [
+            { address: "93.184.216.34", family: 4 as const },
+            { address: "2606:2800:220:1::1", family: 6 as const },
+          ]
+        : [
+            { address: "93.184.216.34", family: 4 as const },
+            { address: "169.254.169.254", family: 4 as const },
+          ];
     await expect(checkHost("ok.example.com", false, resolve)).resolves.toHaveLength(2);
     await expect(checkHost("bad.example.com", false, resolve)).rejects.toMatchObject({
       message: "SSRF blocked: bad.example.com resolves to private/internal IP 169.254.169.254",
@@ -81,13 +118,22 @@ describe("SSRF classification", () => {
   });
 
   test("the pinned lookup only ever answers with the approved addresses", () => {
-    const lookup = pinnedLookup([{ address: "127.0.0.1", family: 4 }, { address: "::1", family: 6 }]);
+    const lookup = pinnedLookup([
+      { address: "127.0.0.1", family: 4 },
+      { address: "::1", family: 6 },
+    ]);
     const single: unknown[] = [];
     lookup("anything.example.com", { family: 6 }, (err, address, family) => single.push(err, address, family));
     expect(single).toEqual([null, "::1", 6]);
     const all: unknown[] = [];
     lookup("anything.example.com", { all: true }, ((err: unknown, list: unknown) => all.push(err, list)) as never);
-    expect(all).toEqual([null, [{ address: "127.0.0.1", family: 4 }, { address: "::1", family: 6 }]]);
+    expect(all).toEqual([
+      null,
+      [
+        { address: "127.0.0.1", family: 4 },
+        { address: "::1", family: 6 },
+      ],
+    ]);
   });
 });
 
@@ -206,7 +252,11 @@ describe("overflow", () => {
   });
 
   test("JSON steers to the execute tool with jq/python examples", async () => {
-    const content = JSON.stringify(Array.from({ length: 40 }, (_, i) => ({ i })), null, 1);
+    const content = JSON.stringify(
+      Array.from({ length: 40 }, (_, i) => ({ i })),
+      null,
+      1,
+    );
     const r = await run(content, "application/json", { read: "read_file", execute: "run_terminal_cmd" });
     expect(r.content).toContain(`.json. The saved file is valid JSON; use \`run_terminal_cmd\` to query it (e.g. \`jq\` or \`python3\`).]`);
   });

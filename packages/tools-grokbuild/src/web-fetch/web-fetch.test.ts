@@ -67,7 +67,11 @@ afterEach(async () => {
 });
 
 async function newSession(params: Record<string, unknown> = { allow_local: true }, extraTools: { id: string }[] = []): Promise<Session> {
-  const s = new Session({ registry: ToolRegistry.of([grokBuild, testNamespace]), workspace: path.join(tmp, "ws"), stateDir: path.join(tmp, `state${sessions.length}`) });
+  const s = new Session({
+    registry: ToolRegistry.of([grokBuild, testNamespace]),
+    workspace: path.join(tmp, "ws"),
+    stateDir: path.join(tmp, `state${sessions.length}`),
+  });
   sessions.push(s);
   const result = await s.finalize({ tools: [{ id: "GrokBuild:web_fetch", paramsJson: JSON.stringify(params) }, ...extraTools] });
   if (!result.ok) throw new Error(result.message);
@@ -104,8 +108,8 @@ describe("GrokBuild:web_fetch fetching (local server, allow_local)", () => {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end(
         "<html><head><title>T</title><style>p{}</style></head><body><nav>menu</nav><h1>Hello</h1>" +
-          "<p>World <a href=\"/x\">link</a></p><script>evil()</script><div class=\"cookie-banner\">cookies</div>" +
-          "<img src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==\"></body></html>",
+          '<p>World <a href="/x">link</a></p><script>evil()</script><div class="cookie-banner">cookies</div>' +
+          '<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="></body></html>',
       );
     };
     const s = await newSession();
@@ -171,9 +175,7 @@ describe("GrokBuild:web_fetch fetching (local server, allow_local)", () => {
     const s = await newSession();
     const r = await fetchUrl(s, local("/away"));
     if (!r.ok) throw new Error(r.error.message);
-    expect(r.promptText).toBe(
-      "Error: cross-host redirect from 127.0.0.1 to http://10.0.0.1/admin. Make a new web_fetch call with the redirect URL if needed.",
-    );
+    expect(r.promptText).toBe("Error: cross-host redirect from 127.0.0.1 to http://10.0.0.1/admin. Make a new web_fetch call with the redirect URL if needed.");
     expect(JSON.parse(r.outputJson)).toEqual({
       type: "WebFetch",
       CrossHostRedirect: { original_host: "127.0.0.1", redirect_url: "http://10.0.0.1/admin" },
@@ -330,7 +332,12 @@ describe("GrokBuild:web_fetch SSRF guard", () => {
     const s = await newSession({ allow_local: true });
     const calls: string[] = [];
     s.service(webFetchSession).resolver = fakeResolver(
-      { "internal.example.com": ["10.0.0.5"], "mixed.example.com": ["93.184.216.34", "fd00::1"], "rebind.example.com": ["127.0.0.1"], "mapped.example.com": ["::ffff:192.168.0.1"] },
+      {
+        "internal.example.com": ["10.0.0.5"],
+        "mixed.example.com": ["93.184.216.34", "fd00::1"],
+        "rebind.example.com": ["127.0.0.1"],
+        "mapped.example.com": ["::ffff:192.168.0.1"],
+      },
       calls,
     );
     await expectError(s, "https://internal.example.com/x", "PERMISSION_DENIED", "SSRF blocked: internal.example.com resolves to private/internal IP 10.0.0.5");
@@ -338,7 +345,12 @@ describe("GrokBuild:web_fetch SSRF guard", () => {
     await expectError(s, "https://mixed.example.com/", "PERMISSION_DENIED", "SSRF blocked: mixed.example.com resolves to private/internal IP fd00::1");
     // allow_local does not open loopback to a public name (DNS rebinding).
     await expectError(s, "http://rebind.example.com/", "PERMISSION_DENIED", "SSRF blocked: rebind.example.com resolves to private/internal IP 127.0.0.1");
-    await expectError(s, "http://mapped.example.com/", "PERMISSION_DENIED", "SSRF blocked: mapped.example.com resolves to private/internal IP ::ffff:192.168.0.1");
+    await expectError(
+      s,
+      "http://mapped.example.com/",
+      "PERMISSION_DENIED",
+      "SSRF blocked: mapped.example.com resolves to private/internal IP ::ffff:192.168.0.1",
+    );
     expect(calls).toEqual(["internal.example.com", "mixed.example.com", "rebind.example.com", "mapped.example.com"]);
   });
 

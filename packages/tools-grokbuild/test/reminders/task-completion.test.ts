@@ -23,7 +23,11 @@ const bg = defineTool({
   description: "Start in the background.",
   input: Type.Object({ command: Type.String() }),
   output: Out,
-  params: { resourceId: "grok_build.Bash", schema: Type.Object({ surface_bg_completion_reminders: Type.Boolean() }), defaults: { surface_bg_completion_reminders: true } },
+  params: {
+    resourceId: "grok_build.Bash",
+    schema: Type.Object({ surface_bg_completion_reminders: Type.Boolean() }),
+    defaults: { surface_bg_completion_reminders: true },
+  },
   async execute(input, ctx) {
     const task = await ctx.session.service(taskManagerService).startBackground({
       command: input.command,
@@ -45,7 +49,10 @@ const output = defineTool({
   output: Out,
   async execute(input, ctx) {
     const snap = await ctx.session.service(taskManagerService).waitForCompletion(input.id, 5000);
-    return { output: { type: "TaskOutput" as const, Result: { task_id: input.id, status: snap?.completed ? "completed" : "running" } }, promptText: `output of ${input.id}` };
+    return {
+      output: { type: "TaskOutput" as const, Result: { task_id: input.id, status: snap?.completed ? "completed" : "running" } },
+      promptText: `output of ${input.id}`,
+    };
   },
 });
 
@@ -82,13 +89,20 @@ function taskId(promptText: string): string {
 }
 
 it("reports a completed background task once, after the next call", async () => {
-  await session.finalize({ tools: [{ id: "Bg:bg", nameOverride: "run" }, { id: "Bg:out", nameOverride: "get_output" }, { id: "Bg:noop" }], systemRemindersEnabled: true });
+  await session.finalize({
+    tools: [{ id: "Bg:bg", nameOverride: "run" }, { id: "Bg:out", nameOverride: "get_output" }, { id: "Bg:noop" }],
+    systemRemindersEnabled: true,
+  });
   const started = await session.execute({ toolName: "run", inputJson: '{"command":"echo hi"}' });
   if (!started.ok) throw new Error(started.error.message);
   const id = taskId(started.promptText);
   await waitDone(id);
   const next = await session.execute({ toolName: "noop", inputJson: "{}" });
-  expect(next.ok && next.promptText).toMatch(new RegExp(`^noop\\n\\n<system-reminder>\\nBackground task "${id}" completed \\(exit code: 0\\)\\.\\nCommand: echo hi \\| Duration: \\d+\\.\\ds\\nUse get_output\\("${id}"\\) to see the full output\\.\\n</system-reminder>$`));
+  expect(next.ok && next.promptText).toMatch(
+    new RegExp(
+      `^noop\\n\\n<system-reminder>\\nBackground task "${id}" completed \\(exit code: 0\\)\\.\\nCommand: echo hi \\| Duration: \\d+\\.\\ds\\nUse get_output\\("${id}"\\) to see the full output\\.\\n</system-reminder>$`,
+    ),
+  );
   const again = await session.execute({ toolName: "noop", inputJson: "{}" });
   expect(again.ok && again.promptText).toBe("noop");
   expect((await session.snapshotState()).state).toEqual({ "grok_build.ReportedTaskCompletions": { reported: [id] } });
@@ -101,14 +115,21 @@ it("treats a task-output result with status completed as consumed, and warns abo
   if (!first.ok || !second.ok) throw new Error("start failed");
   const firstId = taskId(first.promptText);
   const secondId = taskId(second.promptText);
-  expect(second.promptText).toMatch(new RegExp(`^started ${secondId}\\n\\n<system-reminder>\\nNote: 1 other background task is still running:\\n- "${firstId}" \\(running for \\d+s\\): sleep 5\\nConsider killing duplicate tasks with kill_command_or_subagent before launching new ones\\.\\n</system-reminder>$`));
+  expect(second.promptText).toMatch(
+    new RegExp(
+      `^started ${secondId}\\n\\n<system-reminder>\\nNote: 1 other background task is still running:\\n- "${firstId}" \\(running for \\d+s\\): sleep 5\\nConsider killing duplicate tasks with kill_command_or_subagent before launching new ones\\.\\n</system-reminder>$`,
+    ),
+  );
   const out = await session.execute({ toolName: "out", inputJson: JSON.stringify({ id: secondId }) });
   expect(out.ok && out.promptText).toBe(`output of ${secondId}`);
   await session.service(taskManagerService).kill(firstId);
 });
 
 it("stays silent with reminders off or surface_bg_completion_reminders=false, still marking ids reported", async () => {
-  await session.finalize({ tools: [{ id: "Bg:bg", paramsJson: '{"surface_bg_completion_reminders":false}' }, { id: "Bg:noop" }], systemRemindersEnabled: true });
+  await session.finalize({
+    tools: [{ id: "Bg:bg", paramsJson: '{"surface_bg_completion_reminders":false}' }, { id: "Bg:noop" }],
+    systemRemindersEnabled: true,
+  });
   const started = await session.execute({ toolName: "bg", inputJson: '{"command":"echo quiet"}' });
   if (!started.ok) throw new Error(started.error.message);
   const id = taskId(started.promptText);
@@ -143,7 +164,9 @@ describe("helpers", () => {
     expect(formatBashCompletion(snapshot({}), undefined, "read_file")).toBe(
       `Background task "t1" completed (exit code: 2).\nCommand: make | Duration: 2.5s\nresponse:\n${"x".repeat(2000)}\n\n[Output truncated - 5000 bytes total. Use read_file on /s/terminal/t1.log for full content]`,
     );
-    expect(formatBashCompletion(snapshot({ output: "ok\n", outputTotalBytes: 3 }), undefined, undefined)).toBe('Background task "t1" completed (exit code: 2).\nCommand: make | Duration: 2.5s\nresponse:\nok\n');
+    expect(formatBashCompletion(snapshot({ output: "ok\n", outputTotalBytes: 3 }), undefined, undefined)).toBe(
+      'Background task "t1" completed (exit code: 2).\nCommand: make | Duration: 2.5s\nresponse:\nok\n',
+    );
   });
 
   it("warns about quick deaths by signal", () => {
@@ -159,7 +182,17 @@ describe("helpers", () => {
   });
 
   it("finds consumed ids", () => {
-    expect(consumedCompletionIds({ type: "TaskOutput", MultiResult: { results: [{ task_id: "a", status: "completed" }, { task_id: "b", status: "running" }] } })).toEqual(["a"]);
+    expect(
+      consumedCompletionIds({
+        type: "TaskOutput",
+        MultiResult: {
+          results: [
+            { task_id: "a", status: "completed" },
+            { task_id: "b", status: "running" },
+          ],
+        },
+      }),
+    ).toEqual(["a"]);
     expect(consumedCompletionIds({ type: "KillTask", Result: { task_id: "k", outcome: "killed", message: "" } })).toEqual(["k"]);
     expect(consumedCompletionIds({ type: "Text", text: "This is the output of the subagent: x\nAgent ID: 0190abc more" })).toEqual(["0190abc"]);
     expect(consumedCompletionIds({ type: "Bash" })).toEqual([]);

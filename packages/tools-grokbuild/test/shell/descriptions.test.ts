@@ -24,10 +24,16 @@ it("renders get_task_output, wait_tasks and kill_task descriptions from the live
       "Terminate a running background task.\n\nUsage notes:\n- Pass its task_id.\n- Sends SIGTERM/SIGKILL to a bash task.\n- Returns success if the task was killed or had already exited.",
     );
     const bash = d("run_terminal_command");
-    expect(bash).toContain("  - You can specify an optional timeout in milliseconds (up to 300000ms). If not specified, foreground commands will timeout after 120000ms.");
-    expect(bash).toContain("`timeout: 0` in `background: true` mode disables the wrapper timeout entirely; the child's lifetime is owned by the model via kill_command_or_subagent.");
+    expect(bash).toContain(
+      "  - You can specify an optional timeout in milliseconds (up to 300000ms). If not specified, foreground commands will timeout after 120000ms.",
+    );
+    expect(bash).toContain(
+      "`timeout: 0` in `background: true` mode disables the wrapper timeout entirely; the child's lifetime is owned by the model via kill_command_or_subagent.",
+    );
     expect(bash).toContain("  - If the output exceeds 40000 characters, the middle is truncated");
-    expect(bash).toContain("You can use the background parameter to run the command in the background (e.g., dev servers, long builds): it returns a task id immediately and keeps running in the background. Check on it later with the get_command_or_subagent_output tool. You do not need to use '&' at the end of the command when using this parameter.");
+    expect(bash).toContain(
+      "You can use the background parameter to run the command in the background (e.g., dev servers, long builds): it returns a task id immediately and keeps running in the background. Check on it later with the get_command_or_subagent_output tool. You do not need to use '&' at the end of the command when using this parameter.",
+    );
     const schema = h.session.toolset!.byClientName("run_terminal_command")!.inputSchema as { properties: Record<string, { description: string }> };
     expect(Object.keys(schema.properties)).toEqual(["command", "timeout", "description", "background"]);
     expect(schema.properties.background!.description).toBe(

@@ -26,7 +26,12 @@ const fakeRead = defineTool({
 });
 
 // Only this issue's tools (plus the stand-in), so these tests do not depend on the rest of the namespace.
-const grokBuild = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [runTerminalCmd, fakeRead, killTask, killTerminalCommand, getTaskOutput, getTerminalCommandOutput, waitTasks], ...grokBuildBehaviour });
+const grokBuild = defineNamespace({
+  name: "GrokBuild",
+  apiVersion: 1,
+  tools: [runTerminalCmd, fakeRead, killTask, killTerminalCommand, getTaskOutput, getTerminalCommandOutput, waitTasks],
+  ...grokBuildBehaviour,
+});
 const grokBuildConcise = defineNamespace({ name: "GrokBuildConcise", apiVersion: 1, tools: [runTerminalCmdConcise], ...grokBuildConciseBehaviour });
 
 /** A session with the shell tools, its temp folders and collected notifications. */
@@ -34,7 +39,18 @@ export interface ShellHarness {
   session: Session;
   workspace: string;
   notifications: ToolNotification[];
-  call(tool: string, input: Record<string, unknown>, options?: { callId?: string; signal?: AbortSignal; timeoutMs?: number; outputFormat?: "default" | "concise"; workingDirectory?: string; background?: boolean }): ReturnType<Session["execute"]>;
+  call(
+    tool: string,
+    input: Record<string, unknown>,
+    options?: {
+      callId?: string;
+      signal?: AbortSignal;
+      timeoutMs?: number;
+      outputFormat?: "default" | "concise";
+      workingDirectory?: string;
+      background?: boolean;
+    },
+  ): ReturnType<Session["execute"]>;
   close(): Promise<void>;
 }
 
@@ -49,11 +65,19 @@ export const STANDARD_TOOLS = [
 ];
 
 /** Starts a finalized session (throws when finalize fails). */
-export async function startHarness(tools: Array<Record<string, unknown>> = STANDARD_TOOLS, extra: { behaviorPreset?: string; truncation?: Record<string, unknown> } = {}): Promise<ShellHarness> {
+export async function startHarness(
+  tools: Array<Record<string, unknown>> = STANDARD_TOOLS,
+  extra: { behaviorPreset?: string; truncation?: Record<string, unknown> } = {},
+): Promise<ShellHarness> {
   const workspace = await mkdtemp(path.join(os.tmpdir(), "gt-shell-ws-"));
   const stateDir = await mkdtemp(path.join(os.tmpdir(), "gt-shell-state-"));
   const notifications: ToolNotification[] = [];
-  const session = new Session({ registry: ToolRegistry.of([grokBuild, grokBuildConcise]), workspace, stateDir, onNotification: (_id, n) => notifications.push(n) });
+  const session = new Session({
+    registry: ToolRegistry.of([grokBuild, grokBuildConcise]),
+    workspace,
+    stateDir,
+    onNotification: (_id, n) => notifications.push(n),
+  });
   const outcome = await session.finalize({ tools: tools as never, ...(extra as object) });
   if (!outcome.ok) throw new Error(`finalize failed: ${outcome.message}`);
   let n = 0;
@@ -61,7 +85,8 @@ export async function startHarness(tools: Array<Record<string, unknown>> = STAND
     session,
     workspace,
     notifications,
-    call: (tool, input, options = {}) => session.execute({ toolName: tool, inputJson: JSON.stringify(input), callId: options.callId ?? `call-${++n}`, ...options }),
+    call: (tool, input, options = {}) =>
+      session.execute({ toolName: tool, inputJson: JSON.stringify(input), callId: options.callId ?? `call-${++n}`, ...options }),
     close: async () => {
       await session.close();
       await rm(workspace, { recursive: true, force: true });

@@ -32,7 +32,19 @@ describe("foreground", () => {
     const r = ok(await h.call("run_terminal_cmd", { command: "echo hello", description: "greet" }));
     expect(r.promptText).toBe("exit: 0\nhello\n");
     const out = JSON.parse(r.outputJson);
-    expect(out).toMatchObject({ type: "Bash", output: "hello\n", exit_code: 0, command: "echo hello", truncated: false, signal: null, timed_out: false, description: "greet", current_dir: h.workspace, total_bytes: 6, was_bare_echo: true });
+    expect(out).toMatchObject({
+      type: "Bash",
+      output: "hello\n",
+      exit_code: 0,
+      command: "echo hello",
+      truncated: false,
+      signal: null,
+      timed_out: false,
+      description: "greet",
+      current_dir: h.workspace,
+      total_bytes: 6,
+      was_bare_echo: true,
+    });
     expect(out.output_file).toBe(`${h.session.sessionDir}/terminal/call-1.log`);
     expect(await readFile(out.output_file, "utf8")).toBe("hello\n");
   });
@@ -79,7 +91,13 @@ describe("foreground", () => {
   it("kills on timeout and reports killed (timeout), with the tree gone", async () => {
     const marker = `tmo${Date.now()}`;
     const started = Date.now();
-    const r = ok(await h.call("run_terminal_cmd", { command: `echo start; (setsid bash -c 'sleep 1000; : ${marker}a' &); bash -c 'sleep 1000; : ${marker}b'`, description: "d", timeout: 500 }));
+    const r = ok(
+      await h.call("run_terminal_cmd", {
+        command: `echo start; (setsid bash -c 'sleep 1000; : ${marker}a' &); bash -c 'sleep 1000; : ${marker}b'`,
+        description: "d",
+        timeout: 500,
+      }),
+    );
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(r.promptText.startsWith("exit: killed (timeout)\nstart\n")).toBe(true);
     expect(JSON.parse(r.outputJson)).toMatchObject({ exit_code: -1, signal: "timeout", timed_out: true });
@@ -90,7 +108,12 @@ describe("foreground", () => {
   it("leaves no setsid descendant or pipe-holding grandchild after a normal exit", async () => {
     const marker = `leak${Date.now()}`;
     const started = Date.now();
-    const r = ok(await h.call("run_terminal_cmd", { command: `setsid bash -c 'sleep 1000; : ${marker}a' & (bash -c 'sleep 1000; : ${marker}b' &); echo done`, description: "d" }));
+    const r = ok(
+      await h.call("run_terminal_cmd", {
+        command: `setsid bash -c 'sleep 1000; : ${marker}a' & (bash -c 'sleep 1000; : ${marker}b' &); echo done`,
+        description: "d",
+      }),
+    );
     expect(r.promptText).toBe("exit: 0\ndone\n");
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(await processesWith(marker)).toEqual([]);
@@ -113,7 +136,13 @@ describe("foreground", () => {
     process.env.GROK_TOOLS_AUTH_TOKEN = "s3cret";
     process.env.GROK_TOOLS_CALLBACK_SECRET = "s3cret2";
     try {
-      const r = ok(await h.call("run_terminal_cmd", { command: 'echo "$TERM $NO_COLOR $FORCE_COLOR $GROK_AGENT $PAGER $GIT_PAGER [${GROK_TOOLS_AUTH_TOKEN-}] [${GROK_TOOLS_CALLBACK_SECRET-}]"; read -t 1 x; echo "stdin:$?"', description: "d" }));
+      const r = ok(
+        await h.call("run_terminal_cmd", {
+          command:
+            'echo "$TERM $NO_COLOR $FORCE_COLOR $GROK_AGENT $PAGER $GIT_PAGER [${GROK_TOOLS_AUTH_TOKEN-}] [${GROK_TOOLS_CALLBACK_SECRET-}]"; read -t 1 x; echo "stdin:$?"',
+          description: "d",
+        }),
+      );
       expect(r.promptText).toBe("exit: 0\ndumb 1 0 1 cat cat [] []\nstdin:1\n");
     } finally {
       delete process.env.GROK_TOOLS_AUTH_TOKEN;
@@ -166,14 +195,24 @@ describe("validation", () => {
     const cur = await startHarness([{ id: "GrokBuild:run_terminal_cmd", paramsJson: '{"enabled_background":false}' }]);
     try {
       const e = err(await cur.call("run_terminal_cmd", { command: "sleep 1 & echo x", description: "d" }));
-      expect(e.error).toMatchObject({ code: ErrorCode.INVALID_INPUT, message: "Remove the background '&' from your command; background execution is disabled." });
+      expect(e.error).toMatchObject({
+        code: ErrorCode.INVALID_INPUT,
+        message: "Remove the background '&' from your command; background execution is disabled.",
+      });
       ok(await cur.call("run_terminal_cmd", { command: "echo 'a & b' && echo \"&\" 2>&1 >/dev/null; cat <<EOF\nx & y\nEOF", description: "d" }));
       const bg = err(await cur.call("run_terminal_cmd", { command: "true", description: "d", is_background: true }));
       expect(bg.error.message).toBe("Background execution is disabled.");
     } finally {
       await cur.close();
     }
-    const legacy = await startHarness([{ id: "GrokBuild:run_terminal_cmd", paramsJson: '{"allow_background_operator":false}' }, { id: "GrokBuild:get_task_output" }, { id: "GrokBuild:kill_task" }], { behaviorPreset: "legacy-0.4.10" });
+    const legacy = await startHarness(
+      [
+        { id: "GrokBuild:run_terminal_cmd", paramsJson: '{"allow_background_operator":false}' },
+        { id: "GrokBuild:get_task_output" },
+        { id: "GrokBuild:kill_task" },
+      ],
+      { behaviorPreset: "legacy-0.4.10" },
+    );
     try {
       const e = err(await legacy.call("run_terminal_cmd", { command: "sleep 1 &", description: "d" }));
       expect(e.error.message).toBe("Command must not end with '&'. Remove the '&' and set is_background=true to run the command in the background.");
@@ -196,12 +235,18 @@ describe("validation", () => {
   });
 
   it("refuses a NUL in cmd_prefix at finalize", async () => {
-    await expect(startHarness([{ id: "GrokBuild:run_terminal_cmd", paramsJson: JSON.stringify({ enabled_background: false, cmd_prefix: "set -e\u0000" }) }])).rejects.toThrow("cmd_prefix must not contain a NUL character");
+    await expect(
+      startHarness([{ id: "GrokBuild:run_terminal_cmd", paramsJson: JSON.stringify({ enabled_background: false, cmd_prefix: "set -e\u0000" }) }]),
+    ).rejects.toThrow("cmd_prefix must not contain a NUL character");
   });
 
   it("rejects a self-matching pkill -f", async () => {
     const e = err(await h.call("run_terminal_cmd", { command: "pkill -f ./server; ./server", description: "d" }));
-    expect(e.error.message.startsWith("self-matching pkill/-f: `pkill -f <pat>` matches against the full /proc/PID/cmdline of every process, including the bash wrapper that runs this command (its argv contains `./server`).")).toBe(true);
+    expect(
+      e.error.message.startsWith(
+        "self-matching pkill/-f: `pkill -f <pat>` matches against the full /proc/PID/cmdline of every process, including the bash wrapper that runs this command (its argv contains `./server`).",
+      ),
+    ).toBe(true);
     ok(await h.call("run_terminal_cmd", { command: "pgrep -f zzz_not_running_here || true", description: "d" }));
   });
 
@@ -216,9 +261,9 @@ describe("finalize", () => {
     await expect(startHarness([{ id: "GrokBuild:run_terminal_cmd" }])).rejects.toThrow(
       "enabled_background=true requires GrokBuild:get_task_output and GrokBuild:kill_task so background bash tasks can be observed and cancelled",
     );
-    await expect(startHarness([{ id: "GrokBuild:run_terminal_cmd", paramsJson: '{"enabled_background":false,"auto_background_on_timeout":true}' }])).rejects.toThrow(
-      "auto_background_on_timeout requires enabled_background to be true",
-    );
+    await expect(
+      startHarness([{ id: "GrokBuild:run_terminal_cmd", paramsJson: '{"enabled_background":false,"auto_background_on_timeout":true}' }]),
+    ).rejects.toThrow("auto_background_on_timeout requires enabled_background to be true");
     await expect(startHarness([{ id: "GrokBuild:get_task_output" }])).rejects.toThrow("get_task_output requires a background-capable bash tool");
     await expect(startHarness([{ id: "GrokBuild:kill_task" }])).rejects.toThrow("unsatisfied requirements");
   });

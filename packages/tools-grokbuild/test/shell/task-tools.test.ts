@@ -34,10 +34,16 @@ describe("background tasks", () => {
     const { id, prompt, out } = await startBg("echo bg-out; sleep 0.2");
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const file = `${h.session.sessionDir}/terminal/call-1.log`;
-    expect(prompt).toBe(`<task-id>${id}</task-id>\n<task-type>bash</task-type>\n<output-file>${file}</output-file>\n<status>running</status>\n<summary>Background task ${id} started</summary>\nUse get_task_output tool with task_ids=["${id}"] to retrieve the output.`);
+    expect(prompt).toBe(
+      `<task-id>${id}</task-id>\n<task-type>bash</task-type>\n<output-file>${file}</output-file>\n<status>running</status>\n<summary>Background task ${id} started</summary>\nUse get_task_output tool with task_ids=["${id}"] to retrieve the output.`,
+    );
     expect(out).toMatchObject({ type: "BackgroundTaskStarted", status: "running", task_type: "bash", command: "echo bg-out; sleep 0.2" });
     const waited = text(await h.call("get_task_output", { task_ids: [id], timeout_ms: 10_000 }));
-    expect(waited).toMatch(new RegExp(`^=== Task ${id} ===\\nCommand: echo bg-out; sleep 0.2\\nStatus: completed\\nDuration: \\d+\\.\\d\\ds\\nExit Code: 0\\nOutput File: ${file}\\n\\n=== Output ===\\nbg-out\\n$`));
+    expect(waited).toMatch(
+      new RegExp(
+        `^=== Task ${id} ===\\nCommand: echo bg-out; sleep 0.2\\nStatus: completed\\nDuration: \\d+\\.\\d\\ds\\nExit Code: 0\\nOutput File: ${file}\\n\\n=== Output ===\\nbg-out\\n$`,
+      ),
+    );
     expect(h.notifications.some((n) => n.type === "TaskCompleted" && n.task_id === id && n.exit_code === 0)).toBe(true);
     expect(h.notifications.some((n) => n.type === "BashExecutionBackgrounded" && n.task_id === id)).toBe(true);
   });
@@ -52,7 +58,11 @@ describe("background tasks", () => {
     process.env.GROK_MAX_WAIT_BLOCK_MS = "200";
     try {
       const capped = text(await h.call("get_task_output", { task_ids: [id], timeout_ms: 5000 }));
-      expect(capped.endsWith("Waited 200ms, the per-call maximum, of the 5s you requested; the task is still running. You do not need to call this again. You will be notified automatically when the task completes.")).toBe(true);
+      expect(
+        capped.endsWith(
+          "Waited 200ms, the per-call maximum, of the 5s you requested; the task is still running. You do not need to call this again. You will be notified automatically when the task completes.",
+        ),
+      ).toBe(true);
     } finally {
       delete process.env.GROK_MAX_WAIT_BLOCK_MS;
     }
@@ -101,7 +111,10 @@ describe("background tasks", () => {
 
   it("answers unknown ids with the known ids, current and legacy", async () => {
     const none = await h.call("get_task_output", { task_ids: ["x1"] });
-    expect(!none.ok && none.error).toMatchObject({ code: ErrorCode.INVALID_INPUT, message: "Task x1 not found. No background tasks or subagents exist in this session." });
+    expect(!none.ok && none.error).toMatchObject({
+      code: ErrorCode.INVALID_INPUT,
+      message: "Task x1 not found. No background tasks or subagents exist in this session.",
+    });
     const k0 = await h.call("kill_task", { task_id: "x1" });
     expect(!k0.ok && k0.error.message).toBe("Task or subagent x1 not found. No background tasks or subagents exist in this session.");
     const { id } = await startBg("true");
@@ -134,7 +147,9 @@ describe("background tasks", () => {
       const r = await auto.call("run_terminal_cmd", { command: "echo early; sleep 1000", description: "d" }, { callId: "fg-call" });
       if (!r.ok) throw new Error(JSON.stringify(r.error));
       expect(r.promptText).toContain("<task-id>fg-call</task-id>");
-      expect(r.promptText).toContain('<summary>Command "echo early; sleep 1000" exceeded the default timeout and was automatically moved to background. Process is still running.</summary>');
+      expect(r.promptText).toContain(
+        '<summary>Command "echo early; sleep 1000" exceeded the default timeout and was automatically moved to background. Process is still running.</summary>',
+      );
       const poll = await auto.call("get_task_output", { task_ids: ["fg-call"] });
       expect(poll.ok && poll.promptText).toContain("early");
       const k = await auto.call("kill_task", { task_id: "fg-call" });
@@ -175,7 +190,9 @@ describe("background tasks", () => {
 
 describe("signal deaths and odd ids through the task tools", () => {
   it("reports a command that kills itself as killed by that signal, and exit 137 as an exit", async () => {
-    expect(text(await h.call("run_terminal_cmd", { command: "echo before; kill -9 $$; echo after", description: "k" }))).toBe("exit: killed (signal 9)\nbefore\n");
+    expect(text(await h.call("run_terminal_cmd", { command: "echo before; kill -9 $$; echo after", description: "k" }))).toBe(
+      "exit: killed (signal 9)\nbefore\n",
+    );
     expect(text(await h.call("run_terminal_cmd", { command: "kill -TERM $$", description: "k" }))).toBe("exit: killed (signal 15)\n");
     expect(text(await h.call("run_terminal_cmd", { command: "exit 137", description: "k" }))).toBe("exit: 137\n");
     const killed = await startBg("echo bg; kill -9 $$");
@@ -197,9 +214,16 @@ describe("signal deaths and odd ids through the task tools", () => {
     expect(!get.ok && get.error).toMatchObject({ code: ErrorCode.INVALID_INPUT, message: `Task ${bad} not found. Known task IDs: [${id}]` });
     for (const tool of ["kill_task", "kill_terminal_command"]) {
       const kill = await h.call(tool, { task_id: bad });
-      expect(!kill.ok && kill.error).toMatchObject({ code: ErrorCode.INVALID_INPUT, message: `Task or subagent ${bad} not found. Known bash task IDs: [${id}]` });
+      expect(!kill.ok && kill.error).toMatchObject({
+        code: ErrorCode.INVALID_INPUT,
+        message: `Task or subagent ${bad} not found. Known bash task IDs: [${id}]`,
+      });
     }
-    expect(text(await h.call("wait_tasks", { task_ids: [bad], mode: "wait_any", timeout_ms: 10 }))).toBe(`=== Multi-wait (wait_any) ===\n--- Task ${bad} [not_found] ---\nCommand: \nDuration: 0.00s\nTask ${bad} not found.\n\n0/1 tasks completed (wait_any)`);
-    expect(text(await h.call("get_task_output", { task_ids: [id, bad] }))).toContain(`--- Task ${bad} [not_found] ---\nCommand: \nDuration: 0.00s\nTask ${bad} not found.\n`);
+    expect(text(await h.call("wait_tasks", { task_ids: [bad], mode: "wait_any", timeout_ms: 10 }))).toBe(
+      `=== Multi-wait (wait_any) ===\n--- Task ${bad} [not_found] ---\nCommand: \nDuration: 0.00s\nTask ${bad} not found.\n\n0/1 tasks completed (wait_any)`,
+    );
+    expect(text(await h.call("get_task_output", { task_ids: [id, bad] }))).toContain(
+      `--- Task ${bad} [not_found] ---\nCommand: \nDuration: 0.00s\nTask ${bad} not found.\n`,
+    );
   });
 });

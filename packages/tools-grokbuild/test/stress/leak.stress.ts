@@ -31,7 +31,11 @@ it(`streams ${OUTPUT_BYTES} bytes of output with bounded memory`, async () => {
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 20);
-    const r = await h.call("run_terminal_cmd", { command: `head -c ${OUTPUT_BYTES} /dev/zero | tr '\\0' 'x'; echo; echo END`, description: "big", timeout: 290_000 });
+    const r = await h.call("run_terminal_cmd", {
+      command: `head -c ${OUTPUT_BYTES} /dev/zero | tr '\\0' 'x'; echo; echo END`,
+      description: "big",
+      timeout: 290_000,
+    });
     clearInterval(sampler);
     if (!r.ok) throw new Error(JSON.stringify(r.error));
     const out = JSON.parse(r.outputJson);

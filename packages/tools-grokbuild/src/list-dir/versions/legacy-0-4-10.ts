@@ -14,8 +14,7 @@ const ROOT_SUMMARIZATION_THRESHOLD = 1500;
 const SUBDIR_SUMMARIZATION_THRESHOLD = 15;
 const FULL_THRESHOLDS: readonly number[] = [ROOT_SUMMARIZATION_THRESHOLD, SUBDIR_SUMMARIZATION_THRESHOLD];
 const SHALLOW_THRESHOLDS: readonly number[] = [ROOT_SUMMARIZATION_THRESHOLD];
-const OVER_LIMIT_NOTE =
-  "[Subdirectories not expanded: listing exceeds size limit. Use list_dir on a specific subdirectory to see its contents.]";
+const OVER_LIMIT_NOTE = "[Subdirectories not expanded: listing exceeds size limit. Use list_dir on a specific subdirectory to see its contents.]";
 
 interface Child {
   isDir: boolean;

@@ -12,8 +12,7 @@ export interface LegacyNames {
 }
 
 export const legacyMessages = {
-  fileAlreadyExists: (n: LegacyNames) =>
-    `${n.oldStringParam} is empty, which is only allowed when creating a new file or when the file is empty.`,
+  fileAlreadyExists: (n: LegacyNames) => `${n.oldStringParam} is empty, which is only allowed when creating a new file or when the file is empty.`,
   fileNotFound: (n: LegacyNames) => `File not found: ${n.filePath}. Please check the path and try again.`,
   multipleMatches: (n: LegacyNames) =>
     `The string to replace was found multiple times in the file. Use ${n.replaceAllParam} to replace all occurrences, or include more context to only edit one occurrence.`,

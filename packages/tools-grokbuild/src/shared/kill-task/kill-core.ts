@@ -20,7 +20,10 @@ export async function executeKillTask(input: KillTaskInput, ctx: ToolContext<unk
         : known.length === 0
           ? `Task or subagent ${id} not found. No background tasks or subagents exist in this session.`
           : `Task or subagent ${id} not found. Known bash task IDs: [${known.join(", ")}]`;
-    throw new ToolError(ErrorCode.INVALID_INPUT, message, { details: { task_id: id, known_task_ids: known }, suggestion: "Use a task id returned by a background command." });
+    throw new ToolError(ErrorCode.INVALID_INPUT, message, {
+      details: { task_id: id, known_task_ids: known },
+      suggestion: "Use a task id returned by a background command.",
+    });
   }
   const result =
     outcome === "killed"

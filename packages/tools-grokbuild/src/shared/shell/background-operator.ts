@@ -42,7 +42,10 @@ function parseHeredocStart(chars: readonly string[], start: number): (Heredoc & 
     const from = i;
     while (i < len && !/\s/u.test(chars[i]!) && !";&|()<>".includes(chars[i]!)) i++;
     if (i === from) return undefined;
-    delimiter = chars.slice(from, i).filter((c) => c !== "\\").join("");
+    delimiter = chars
+      .slice(from, i)
+      .filter((c) => c !== "\\")
+      .join("");
   }
   if (delimiter === "") return undefined;
   return { delimiter, stripTabs, after: i };

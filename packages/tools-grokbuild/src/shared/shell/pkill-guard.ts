@@ -21,7 +21,14 @@ export function findSelfMatchingPkill(command: string): SelfMatchingPkill | unde
     const groups = match.groups ?? {};
     const pattern = groups.sq ?? groups.dq ?? groups.bare;
     if (pattern === undefined) return undefined;
-    if (Buffer.byteLength(pattern) < MIN_PATTERN_LENGTH || pattern.includes("$(") || pattern.includes("$`") || pattern.startsWith("`") || pattern.includes("${")) continue;
+    if (
+      Buffer.byteLength(pattern) < MIN_PATTERN_LENGTH ||
+      pattern.includes("$(") ||
+      pattern.includes("$`") ||
+      pattern.startsWith("`") ||
+      pattern.includes("${")
+    )
+      continue;
     const start = match.index ?? 0;
     const rest = `${command.slice(0, start)}\n${command.slice(start + match[0].length)}`;
     const cmd = groups.cmd === "pgrep" ? "pgrep" : "pkill";

@@ -23,11 +23,13 @@ export function hasBackgroundProvider(toolset: ToolsetView, allowTask: boolean):
 export function taskOutputRequirement(toolset: ToolsetView): RequirementFailure[] {
   if (hasBackgroundProvider(toolset, true)) return [];
   const notes = BASH_IDS.filter((id) => toolset.hasTool(id) && !backgroundEnabled(toolset, id)).map((id) => `; ${id} is present but enabled_background=false`);
-  return [{
-    message: `get_task_output requires a background-capable bash tool (GrokBuild:run_terminal_cmd or GrokBuildConcise:run_terminal_cmd with enabled_background=true), OpenCode:bash, or GrokBuild:task${notes.join("")}`,
-    fieldPath: "tools",
-    expected: "include a background-capable bash tool, OpenCode:bash, or GrokBuild:task",
-  }];
+  return [
+    {
+      message: `get_task_output requires a background-capable bash tool (GrokBuild:run_terminal_cmd or GrokBuildConcise:run_terminal_cmd with enabled_background=true), OpenCode:bash, or GrokBuild:task${notes.join("")}`,
+      fieldPath: "tools",
+      expected: "include a background-capable bash tool, OpenCode:bash, or GrokBuild:task",
+    },
+  ];
 }
 
 /** The generic failure of the other task tools (`unsatisfied requirements`). */

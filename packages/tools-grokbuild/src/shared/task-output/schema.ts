@@ -13,7 +13,10 @@ export const TaskOutputInput = Type.Object({
     }),
   ),
   timeout_ms: Type.Optional(
-    Type.Integer({ minimum: 0, description: "Max wait time in milliseconds, up to {max_wait_ms}. A positive value waits for completion; omit or pass 0 for a non-blocking status poll." }),
+    Type.Integer({
+      minimum: 0,
+      description: "Max wait time in milliseconds, up to {max_wait_ms}. A positive value waits for completion; omit or pass 0 for a non-blocking status poll.",
+    }),
   ),
 });
 export type TaskOutputInput = Static<typeof TaskOutputInput>;
@@ -21,7 +24,9 @@ export type TaskOutputInput = Static<typeof TaskOutputInput>;
 /** `WaitTasksToolInput`. */
 export const WaitTasksInput = Type.Object({
   task_ids: Type.Array(Type.String(), { description: "Task IDs to wait for" }),
-  mode: Type.Union([Type.Literal("wait_any"), Type.Literal("wait_all")], { description: "Wait mode: 'wait_any' (return when first completes) or 'wait_all' (wait for all)" }),
+  mode: Type.Union([Type.Literal("wait_any"), Type.Literal("wait_all")], {
+    description: "Wait mode: 'wait_any' (return when first completes) or 'wait_all' (wait for all)",
+  }),
   timeout_ms: Type.Optional(Type.Integer({ minimum: 0, description: "Max wait time in milliseconds, up to {max_wait_ms}" })),
 });
 export type WaitTasksInput = Static<typeof WaitTasksInput>;

@@ -42,9 +42,10 @@ export function stillRunningHint(hint: WaitHint): string {
   let lead: string;
   if (hint.kind === "elapsed") {
     const waited = formatWaitedDuration(hint.waitedMs);
-    lead = hint.requestedMs > hint.waitedMs
-      ? `Waited ${waited}, the per-call maximum, of the ${formatWaitedDuration(hint.requestedMs)} you requested; the task is still running. You do not need to call this again.`
-      : `Waited the requested ${waited}; the task is still running.`;
+    lead =
+      hint.requestedMs > hint.waitedMs
+        ? `Waited ${waited}, the per-call maximum, of the ${formatWaitedDuration(hint.requestedMs)} you requested; the task is still running. You do not need to call this again.`
+        : `Waited the requested ${waited}; the task is still running.`;
   } else if (hint.kind === "returned_early") {
     lead = "Wait returned early because another finished; this task is still running.";
   } else {
@@ -99,7 +100,20 @@ export function snapshotToResult(s: TaskSnapshot, readTool: string, maxOutputByt
 
 /** A multi-id row for an unknown id. */
 export function notFoundResult(taskId: string): TaskOutputResult {
-  return { task_id: taskId, command: "", status: "not_found", exit_code: null, started: "", ended: null, duration_secs: 0, output: `Task ${taskId} not found.`, output_file: "", truncated: false, truncation_hint: "", raw_output_bytes: 0 };
+  return {
+    task_id: taskId,
+    command: "",
+    status: "not_found",
+    exit_code: null,
+    started: "",
+    ended: null,
+    duration_secs: 0,
+    output: `Task ${taskId} not found.`,
+    output_file: "",
+    truncated: false,
+    truncation_hint: "",
+    raw_output_bytes: 0,
+  };
 }
 
 /** Terminal statuses (counted in the multi summary). */
@@ -186,11 +200,17 @@ export function resolveTaskIds(ids: readonly string[]): string[] {
 
 function checkCount(ids: readonly string[], emptyMessage: string): void {
   if (ids.length === 0) throw new ToolError(ErrorCode.INVALID_INPUT, emptyMessage, { suggestion: "Pass the task ids returned when the tasks were started." });
-  if (ids.length > MAX_MULTI_WAIT_IDS) throw new ToolError(ErrorCode.INVALID_INPUT, `task_ids exceeds maximum of ${MAX_MULTI_WAIT_IDS} entries.`, { suggestion: "Split the ids over several calls." });
+  if (ids.length > MAX_MULTI_WAIT_IDS)
+    throw new ToolError(ErrorCode.INVALID_INPUT, `task_ids exceeds maximum of ${MAX_MULTI_WAIT_IDS} entries.`, {
+      suggestion: "Split the ids over several calls.",
+    });
 }
 
 /** `get_task_output` / `get_terminal_command_output`. */
-export async function executeGetTaskOutput(input: { task_ids?: string[]; timeout_ms?: number }, ctx: ToolContext<unknown>): Promise<ToolResult<TaskOutputOutput>> {
+export async function executeGetTaskOutput(
+  input: { task_ids?: string[]; timeout_ms?: number },
+  ctx: ToolContext<unknown>,
+): Promise<ToolResult<TaskOutputOutput>> {
   const ids = resolveTaskIds(input.task_ids ?? []);
   checkCount(ids, "Provide a non-empty task_ids list.");
   const env = envOf(ctx);
@@ -202,7 +222,10 @@ export async function executeGetTaskOutput(input: { task_ids?: string[]; timeout
     const snapshot = waits ? await env.manager.waitForCompletion(id, waitMs, ctx.signal) : await env.manager.snapshot(id);
     if (!snapshot) {
       const message = taskNotFoundMessage(id, env.manager, ctx.contractVersion === LEGACY_0_4_10);
-      throw new ToolError(ErrorCode.INVALID_INPUT, message, { details: { task_id: id, known_task_ids: env.manager.knownIds() }, suggestion: "Use a task id returned by a background command." });
+      throw new ToolError(ErrorCode.INVALID_INPUT, message, {
+        details: { task_id: id, known_task_ids: env.manager.knownIds() },
+        suggestion: "Use a task id returned by a background command.",
+      });
     }
     const hint: WaitHint = waits ? { kind: "elapsed", requestedMs, waitedMs: waitMs } : { kind: "not_requested" };
     const result = snapshotToResult(snapshot, env.readTool, env.maxOutputBytes, hint);
@@ -216,18 +239,29 @@ export async function executeGetTaskOutput(input: { task_ids?: string[]; timeout
 }
 
 /** `wait_tasks`: wait_all (absent or 0 timeout → 30 s) or wait_any (0 → no wait). */
-export async function executeWaitTasks(input: { task_ids: string[]; mode: "wait_any" | "wait_all"; timeout_ms?: number }, ctx: ToolContext<unknown>): Promise<ToolResult<TaskOutputOutput>> {
+export async function executeWaitTasks(
+  input: { task_ids: string[]; mode: "wait_any" | "wait_all"; timeout_ms?: number },
+  ctx: ToolContext<unknown>,
+): Promise<ToolResult<TaskOutputOutput>> {
   checkCount(input.task_ids, "task_ids must not be empty.");
   const env = envOf(ctx);
   const ids = input.task_ids;
-  const requestedMs = input.mode === "wait_all" ? (input.timeout_ms !== undefined && input.timeout_ms > 0 ? input.timeout_ms : DEFAULT_WAIT_TIMEOUT_MS) : (input.timeout_ms ?? DEFAULT_WAIT_TIMEOUT_MS);
+  const requestedMs =
+    input.mode === "wait_all"
+      ? input.timeout_ms !== undefined && input.timeout_ms > 0
+        ? input.timeout_ms
+        : DEFAULT_WAIT_TIMEOUT_MS
+      : (input.timeout_ms ?? DEFAULT_WAIT_TIMEOUT_MS);
   const waitMs = Math.min(requestedMs, maxWaitBlockMs());
   const initial = await resolveAll(env, ids, { kind: "not_requested" });
   if (initial.pending.length === 0) return multiOutput(input.mode, initial.results);
   // No wait at all (wait_any with 0) counts as the requested wait having elapsed.
   let outcome: WaitOutcome = "timed_out";
   if (waitMs > 0) {
-    outcome = input.mode === "wait_all" ? await env.manager.waitForAll(initial.pending, waitMs, ctx.signal) : await env.manager.waitForAny(initial.pending, waitMs, ctx.signal);
+    outcome =
+      input.mode === "wait_all"
+        ? await env.manager.waitForAll(initial.pending, waitMs, ctx.signal)
+        : await env.manager.waitForAny(initial.pending, waitMs, ctx.signal);
   }
   const hint: WaitHint = outcome === "timed_out" ? { kind: "elapsed", requestedMs, waitedMs: waitMs } : { kind: "returned_early" };
   return multiOutput(input.mode, (await resolveAll(env, ids, hint)).results);
