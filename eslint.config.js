@@ -78,6 +78,8 @@ export default [
             { sourceTag: "type:tools", onlyDependOnLibsWithTags: ["type:runtime", "type:tasks"] },
             { sourceTag: "type:server", onlyDependOnLibsWithTags: ["type:proto", "type:runtime", "type:tasks", "type:tools"] },
             { sourceTag: "type:client", onlyDependOnLibsWithTags: ["type:proto"] },
+            // Root test projects (test/reliability) exercise every package from outside.
+            { sourceTag: "type:test", onlyDependOnLibsWithTags: ["*"] },
           ],
         },
       ],

@@ -2,7 +2,7 @@
 // creates, edits, deletes, moves) through the real server while folders flip between a real directory
 // and a link outside. The 1 000-call form is in stress/.
 import { expect, it, jest } from "@jest/globals";
-import { RACE_TOOLS, formatRaceReport, raceProblems, runFsRace } from "./fs-race/harness.js";
+import { FILE_RACE_TOOLS, RACE_TOOLS, formatRaceReport, raceProblems, runFsRace } from "./fs-race/harness.js";
 
 jest.setTimeout(300_000);
 
@@ -25,4 +25,10 @@ it("without the search sandbox, searches still stay in their swapped root, and t
   console.log(formatRaceReport(report));
   expect([report.searchSandbox, report.searchSandboxLogLevel]).toEqual(["none", 40]);
   expect(raceProblems(report, only, CALLS)).toEqual([]);
+});
+
+it("never reads or writes outside while a file flips between a regular file and a link outside (#19)", async () => {
+  const report = await runFsRace({ callsPerTool: CALLS, concurrency: 8, flip: "files" });
+  console.log(formatRaceReport(report));
+  expect(raceProblems(report, FILE_RACE_TOOLS, CALLS)).toEqual([]);
 });

@@ -18,6 +18,13 @@ const secretEnvNames = new Set<string>([
   "GROK_TOOLS_TLS_CLIENT_CA_PATH",
 ]);
 
+/**
+ * Names that say they hold a secret (`OPENAI_API_KEY`, `GITHUB_TOKEN`, `DB_PASSWORD`, ...): the
+ * server's own such variables never reach a command, as in Codex's default environment policy. A
+ * command that needs one gets it from the call or session variables (`extra`), which are meant for it.
+ */
+export const SECRET_NAME_PATTERN = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL/i;
+
 /** The variable names stripped from every child environment (a live, read-only view). */
 export const SECRET_ENV_NAMES: ReadonlySet<string> = secretEnvNames;
 
@@ -39,13 +46,14 @@ export const CHILD_ENV_OVERRIDES: Readonly<Record<string, string>> = Object.free
 });
 
 /**
- * The environment for a child: `base` (default `process.env`) without secrets, then the
+ * The environment for a child: `base` (default `process.env`) without secrets (the registered
+ * names and every name matching {@link SECRET_NAME_PATTERN}), then the
  * fixed overrides, then `extra` (session or call variables; secrets in it are dropped too).
  */
 export function childEnvironment(extra: Record<string, string> = {}, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) {
-    if (value !== undefined && !secretEnvNames.has(name)) env[name] = value;
+    if (value !== undefined && !secretEnvNames.has(name) && !SECRET_NAME_PATTERN.test(name)) env[name] = value;
   }
   Object.assign(env, CHILD_ENV_OVERRIDES);
   for (const [name, value] of Object.entries(extra)) {

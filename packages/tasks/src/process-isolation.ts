@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
+import { processLimit, processLimitDetail } from "./process-limit.js";
 
 /** A command line to spawn: the file, its arguments and its environment. */
 export interface ContainedCommand {
@@ -89,6 +90,12 @@ function privateProcSetup(mount: string, umount: string): string {
   return `${shellQuote(umount)} -l /proc; ${shellQuote(mount)} -t proc -o nosuid,nodev,noexec proc /proc || { echo "grok-tools: could not mount a /proc for the command" >&3; exit 126; }; `;
 }
 
+// Joins the server's pids cgroup (process-limit.ts): the command and everything it starts count
+// against one limit, so a fork bomb ends in "fork: Resource temporarily unavailable".
+function processLimitSetup(procsFile: string): string {
+  return `echo 0 > ${shellQuote(procsFile)} || { echo "grok-tools: could not join the process limit" >&3; exit 126; }; `;
+}
+
 function shellQuote(word: string): string {
   return `'${word.replaceAll("'", "'\\''")}'`;
 }
@@ -152,15 +159,19 @@ export function namespaceIsolation(options: NamespaceOptions, tools: NamespaceTo
   ];
   // `unchanged`: the nested namespace keeps `slave`, so host mounts made later still appear.
   const nested = options.privateProc && options.userNamespace ? [unshare, "--user", "--map-root-user", "--mount", "--propagation", "unchanged", "--"] : [];
-  const script = leaderScript(options.privateProc ? privateProcSetup(mount!, umount!) : "");
+  const limit = processLimit();
+  const script = leaderScript((limit ? processLimitSetup(limit.procsFile) : "") + (options.privateProc ? privateProcSetup(mount!, umount!) : ""));
   const how = options.userNamespace ? "unshare (user namespace)" : "unshare";
+  const limitDetail = processLimitDetail();
   return Object.freeze({
     mode: "pid-namespace" as const,
     privateProc: options.privateProc,
     exactSignals: true,
-    detail: options.privateProc
-      ? `commands run in their own PID namespace and /proc via ${how}, under a minimal init`
-      : `commands run in their own PID namespace via ${how}, under a minimal init; a /proc of their own could not be mounted, so commands can see the server's process in /proc`,
+    detail: `${
+      options.privateProc
+        ? `commands run in their own PID namespace and /proc via ${how}, under a minimal init`
+        : `commands run in their own PID namespace via ${how}, under a minimal init; a /proc of their own could not be mounted, so commands can see the server's process in /proc`
+    }; ${limitDetail}`,
     wrap: (argv: readonly string[], env: Readonly<Record<string, string>>): ContainedCommand => ({
       file: unshare,
       args: [...outer, "--", shell, "-c", script, INIT_NAME, ...nested, envTool, "--default-signal", "--", ...environmentRepairs(env), ...argv],

@@ -85,7 +85,7 @@ describe("child environment", () => {
   it("drops secrets, adds the fixed variables, and accepts more secret names", () => {
     const env = childEnvironment(
       { EXTRA: "1", GROK_TOOLS_AUTH_TOKEN: "no" },
-      { PATH: "/bin", GROK_TOOLS_AUTH_TOKEN: "t", GROK_TOOLS_TLS_KEY: "k", MY_KEY_PATH: "p" },
+      { PATH: "/bin", GROK_TOOLS_AUTH_TOKEN: "t", GROK_TOOLS_TLS_KEY: "k", MY_CERT_PATH: "p" },
     );
     expect(env).toMatchObject({
       PATH: "/bin",
@@ -96,13 +96,32 @@ describe("child environment", () => {
       PAGER: "cat",
       GIT_PAGER: "cat",
       EXTRA: "1",
-      MY_KEY_PATH: "p",
+      MY_CERT_PATH: "p",
     });
     expect(env.GROK_TOOLS_AUTH_TOKEN).toBeUndefined();
     expect(env.GROK_TOOLS_TLS_KEY).toBeUndefined();
-    addSecretEnvNames("MY_KEY_PATH");
-    expect(SECRET_ENV_NAMES.has("MY_KEY_PATH")).toBe(true);
-    expect(childEnvironment({}, { MY_KEY_PATH: "p" }).MY_KEY_PATH).toBeUndefined();
+    addSecretEnvNames("MY_CERT_PATH");
+    expect(SECRET_ENV_NAMES.has("MY_CERT_PATH")).toBe(true);
+    expect(childEnvironment({}, { MY_CERT_PATH: "p" }).MY_CERT_PATH).toBeUndefined();
+  });
+
+  it("drops the server's variables whose names say they hold a secret, but passes the call's own", () => {
+    const base = {
+      PATH: "/bin",
+      OPENAI_API_KEY: "k",
+      GITHUB_TOKEN: "t",
+      db_password: "p",
+      AWS_SECRET_ACCESS_KEY: "s",
+      GOOGLE_APPLICATION_CREDENTIALS: "c",
+      HOME: "/root",
+    };
+    const env = childEnvironment({ GITHUB_TOKEN: "given-by-the-call" }, base);
+    expect(
+      Object.keys(env)
+        .filter((name) => name in base)
+        .sort(),
+    ).toEqual(["GITHUB_TOKEN", "HOME", "PATH"]);
+    expect(env.GITHUB_TOKEN).toBe("given-by-the-call");
   });
 });
 

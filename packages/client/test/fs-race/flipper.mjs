@@ -1,6 +1,7 @@
 // Flips folders between a real directory (holding inside files) and a symlink to a folder outside
-// the workspace, as fast as it can, until its stdin closes. Runs as its own process so that the
-// flips race the server for real. Argument: a JSON list of { path, outside } pairs.
+// the workspace, or (`kind: "file"`) files between a regular file and a symlink to a file outside,
+// as fast as it can, until its stdin closes. Runs as its own process so that the flips race the
+// server for real. Argument: a JSON list of { path, outside, kind? } entries.
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -22,6 +23,12 @@ function prepareDir(target) {
   writeFileSync(path.join(dir, "move.txt"), "needle move\n");
   writeFileSync(path.join(dir, "doomed.txt"), "doomed\n");
   return dir;
+}
+/** A fresh regular file beside `target`, holding what the file-flip race reads and edits. */
+function prepareFile(target) {
+  const file = `${target}.file${serial++}`;
+  writeFileSync(file, "needle flip\n");
+  return file;
 }
 function prepareLink(target, outside) {
   const link = `${target}.lnk${serial++}`;
@@ -54,9 +61,9 @@ function removeLater(dir) {
 
 let flips = 0;
 function flipOnce() {
-  for (const { path: target, outside } of targets) {
+  for (const { path: target, outside, kind } of targets) {
     const asLink = flips % 2 === 0;
-    const next = asLink ? prepareLink(target, outside) : prepareDir(target);
+    const next = asLink ? prepareLink(target, outside) : kind === "file" ? prepareFile(target) : prepareDir(target);
     const trash = `${target}.old${serial++}`;
     try {
       renameSync(target, trash);

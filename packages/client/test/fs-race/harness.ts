@@ -79,7 +79,24 @@ export interface RaceOptions {
   env?: NodeJS.ProcessEnv;
   /** Run only these entries of the race (default: all). */
   only?: readonly string[];
+  /**
+   * What flips: `folders` (default) between a directory and a link to an outside folder, or
+   * `files`: `flip.txt` between a regular file and a link to an outside file (issue #19).
+   */
+  flip?: "folders" | "files";
 }
+
+/** The entries of the file-flip race: every tool that reads, searches or edits a file by path. */
+export const FILE_RACE_TOOLS = [
+  "read_file",
+  "codex_read_file",
+  "grep",
+  "grep_files",
+  "search_replace edit",
+  "concise edit",
+  "apply_patch update",
+  "apply_patch delete",
+] as const;
 
 /** The names of the race's entries. */
 export const RACE_TOOLS = [
@@ -135,7 +152,7 @@ function differences(before: Map<string, string>, after: Map<string, string>): s
 }
 
 /** Starts the flipper process and resolves once it runs; `stop()` resolves to its flip count. */
-async function startFlipper(targets: { path: string; outside: string }[]): Promise<{ stop(): Promise<number> }> {
+async function startFlipper(targets: { path: string; outside: string; kind?: "file" }[]): Promise<{ stop(): Promise<number> }> {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, "flipper.mjs"), JSON.stringify(targets)], { stdio: ["pipe", "pipe", "inherit"] });
   const lines: string[] = [];
   const waiters: (() => void)[] = [];
@@ -181,6 +198,8 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
   await writeFile(path.join(outside, "doomed.txt"), `${canary}\n`);
   await mkdir(path.join(ws, "top"), { recursive: true });
   await writeFile(path.join(ws, "top", "plain.txt"), "needle top\n");
+  // The file-flip race's outside target: edits would apply to it too, were they let through.
+  await writeFile(path.join(outside, "target.txt"), `needle flip\n${canary}\n`);
   const before = await snapshot(outside);
 
   const serverErrors: string[] = [];
@@ -239,6 +258,22 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
     read_file: (i) => one("read_file", { target_file: `${flipped(i)}/inside.txt` }),
     codex_read_file: (i) => one("codex_read_file", { file_path: path.join(ws, flipped(i), "sub", "inner.txt") }),
   };
+  const fileEntries: Record<(typeof FILE_RACE_TOOLS)[number], (i: number) => RaceStep[]> = {
+    read_file: () => one("read_file", { target_file: "flip.txt" }),
+    codex_read_file: () => one("codex_read_file", { file_path: path.join(ws, "flip.txt") }),
+    grep: () => one("grep", { pattern: "needle", path: "flip.txt" }),
+    grep_files: () => one("grep_files", { pattern: "needle", path: path.join(ws, "flip.txt") }),
+    "search_replace edit": (i) => [
+      { tool: "read_file", input: { target_file: "flip.txt" } },
+      { tool: "search_replace", input: { file_path: "flip.txt", old_string: "needle flip", new_string: `needle flip\nsr ${i}` } },
+    ],
+    "concise edit": (i) => [
+      { tool: "read_file", input: { target_file: "flip.txt" } },
+      { tool: "search_replace_concise", input: { file_path: "flip.txt", old_string: "needle flip", new_string: `needle flip\nsrc ${i}` } },
+    ],
+    "apply_patch update": (i) => one("apply_patch", patch(`*** Update File: flip.txt\n@@\n needle flip\n+ap ${i}`)),
+    "apply_patch delete": () => one("apply_patch", patch("*** Delete File: flip.txt")),
+  };
   // The entries that succeed least often on their own (two calls, or a file that the first success moves away).
   const attempts: Partial<Record<(typeof RACE_TOOLS)[number], number>> = {
     "search_replace edit": 5,
@@ -246,11 +281,16 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
     "apply_patch update": 3,
     "apply_patch move": 3,
   };
-  const tools: RaceTool[] = RACE_TOOLS.filter((name) => options.only === undefined || options.only.includes(name)).map((name) => ({
-    name,
-    steps: entries[name],
-    ...(attempts[name] === undefined ? {} : { attempts: attempts[name] }),
-  }));
+  const flipFiles = options.flip === "files";
+  const names: readonly string[] = flipFiles ? FILE_RACE_TOOLS : RACE_TOOLS;
+  const stepsOf = (name: string) => (flipFiles ? fileEntries[name as (typeof FILE_RACE_TOOLS)[number]] : entries[name as (typeof RACE_TOOLS)[number]]);
+  const tools: RaceTool[] = names
+    .filter((name) => options.only === undefined || options.only.includes(name))
+    .map((name) => ({
+      name,
+      steps: stepsOf(name),
+      ...(attempts[name as (typeof RACE_TOOLS)[number]] === undefined ? {} : { attempts: attempts[name as (typeof RACE_TOOLS)[number]]! }),
+    }));
 
   const report: RaceReport = {
     tools: {},
@@ -279,10 +319,14 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
       ],
     });
     if (!finalized.success) throw new Error(`finalize failed: ${finalized.message}`);
-    const flipper = await startFlipper([
-      { path: path.join(ws, "flip"), outside },
-      { path: path.join(ws, "top", "nested"), outside },
-    ]);
+    const flipper = await startFlipper(
+      flipFiles
+        ? [{ path: path.join(ws, "flip.txt"), outside: path.join(outside, "target.txt"), kind: "file" }]
+        : [
+            { path: path.join(ws, "flip"), outside },
+            { path: path.join(ws, "top", "nested"), outside },
+          ],
+    );
     const queue: { tool: RaceTool; i: number }[] = [];
     for (let i = 0; i < options.callsPerTool; i++) for (const tool of tools) queue.push({ tool, i });
     for (const tool of tools) report.tools[tool.name] = { calls: 0, ok: 0, errors: {}, leaks: 0, examples: {} };

@@ -104,6 +104,15 @@ function parseInput(tool: FinalizedTool, inputJson: string): Record<string, unkn
       suggestion: "Send the tool input as a JSON object.",
     });
   }
+  const illFormed = firstLoneSurrogateString(raw);
+  if (illFormed !== undefined) {
+    throw ToolError.invalidInput(
+      `Invalid JSON in tool input: the string ${JSON.stringify(illFormed.slice(0, 80))} holds a lone surrogate escape (\\uD800-\\uDFFF without its pair), which is not text`,
+      {
+        suggestion: "Write a character outside the Basic Multilingual Plane as a surrogate pair (\\uD83D\\uDE00) or as UTF-8.",
+      },
+    );
+  }
   if (!isPlainObject(raw)) {
     throw ToolError.invalidInput("Tool input must be a JSON object", { suggestion: "Send the tool input as a JSON object." });
   }
@@ -126,6 +135,12 @@ function parseInput(tool: FinalizedTool, inputJson: string): Record<string, unkn
   return normalized;
 }
 
+/**
+ * The longest delay setTimeout honours (2^31-1 ms, about 24.8 days): above it Node fires the timer
+ * after 1 ms, which turned a huge `timeout_ms` into an instant TIMEOUT. A longer deadline is none.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 async function invoke(session: CallHost, tool: FinalizedTool, input: Record<string, unknown>, request: CallRequest): Promise<ToolResult<unknown>> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(request.signal?.reason ?? new Error("cancelled"));
@@ -133,7 +148,7 @@ async function invoke(session: CallHost, tool: FinalizedTool, input: Record<stri
   request.signal?.addEventListener("abort", onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    if (request.timeoutMs !== undefined && request.timeoutMs > 0) {
+    if (request.timeoutMs !== undefined && request.timeoutMs > 0 && request.timeoutMs <= MAX_TIMER_MS) {
       timer = setTimeout(() => {
         controller.abort(new Error("deadline"));
         reject(
@@ -235,4 +250,30 @@ function toErrorInfo(error: ToolError): ToolErrorInfo {
     ...(error.filePath === undefined ? {} : { filePath: error.filePath }),
     ...(error.lineNumber === undefined ? {} : { lineNumber: error.lineNumber }),
   };
+}
+
+/** A lone UTF-16 surrogate: in `u` mode a well-formed pair is one code point and does not match. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * The first string (value or key) of a parsed JSON value that holds a lone surrogate, which
+ * JSON.parse accepts from a `\ud800` escape but serde_json (the reference) refuses, and which
+ * would reach the disk as U+FFFD. Iterative: inputs nest 100 000 deep.
+ */
+function firstLoneSurrogateString(value: unknown): string | undefined {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === "string") {
+      if (LONE_SURROGATE.test(item)) return item;
+    } else if (Array.isArray(item)) {
+      for (const element of item) stack.push(element);
+    } else if (typeof item === "object" && item !== null) {
+      for (const [key, element] of Object.entries(item)) {
+        if (LONE_SURROGATE.test(key)) return key;
+        stack.push(element);
+      }
+    }
+  }
+  return undefined;
 }

@@ -5,6 +5,7 @@
  * `register`, the one place every added service (tools, health, reflection) passes through.
  * Request-streaming methods (reflection's) are left as grpc-js has them.
  */
+import { configureTextEncoding, getTextEncoding } from "@bufbuild/protobuf/wire";
 import { Server, status as GrpcStatus, type ServerUnaryCall, type ServerWritableStream, type sendUnaryData } from "@grpc/grpc-js";
 // grpc-js does not re-export the types of `register`'s parameters from its root.
 import type { HandleCall } from "@grpc/grpc-js/build/src/server-call.js";
@@ -25,14 +26,46 @@ function isUndecodable(value: unknown): value is UndecodableRequest {
 /** The status of an undecodable request to method `path`. */
 function invalidArgument(path: string, reason: string): { code: GrpcStatus; details: string } {
   const message = path.slice(path.lastIndexOf("/") + 1);
+  if (/utf-?8/i.test(reason)) {
+    return {
+      code: GrpcStatus.INVALID_ARGUMENT,
+      details: `The ${message} request has a string field that is not valid UTF-8 (proto3 strings must be); send its text UTF-8 encoded.`,
+    };
+  }
+  // The message is well-formed; its 64-bit integer is only beyond what the decoder keeps exactly.
+  if (reason.includes("MAX_SAFE_INTEGER")) {
+    return {
+      code: GrpcStatus.INVALID_ARGUMENT,
+      details: `The ${message} request has a 64-bit integer field (such as timeout_ms) above ${Number.MAX_SAFE_INTEGER}, the largest value this server accepts; send a smaller value.`,
+    };
+  }
   return {
     code: GrpcStatus.INVALID_ARGUMENT,
     details: `The ${message} request body is not a valid protobuf message (${reason}); send the method's request message, protobuf-encoded.`,
   };
 }
 
+let strictStrings = false;
+
+/**
+ * Makes every protobuf string decode strictly in this process. proto3 strings must be UTF-8, and
+ * the decoder's default replaces invalid bytes with U+FFFD, so a path sent as `a\xff` would name
+ * the file `a\ufffd`; strictly, such a body does not decode (INVALID_ARGUMENT).
+ */
+function decodeStringsStrictly(): void {
+  if (strictStrings) return;
+  strictStrings = true;
+  const lenient = getTextEncoding();
+  configureTextEncoding({ ...lenient, decodeUtf8: (bytes: Uint8Array) => lenient.decodeUtf8(bytes, true) });
+}
+
 /** Server with request-decoding failures answered INVALID_ARGUMENT (see the module comment). */
 export class ToolsGrpcServer extends Server {
+  constructor(...args: ConstructorParameters<typeof Server>) {
+    super(...args);
+    decodeStringsStrictly();
+  }
+
   override register<RequestType, ResponseType>(
     name: string,
     handler: HandleCall<RequestType, ResponseType>,

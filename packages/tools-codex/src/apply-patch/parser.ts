@@ -76,7 +76,8 @@ export function parsePatch(patch: string): ParsedPatch {
   let index = 1;
   const end = lines.length - 1;
   while (index < end) {
-    const { hunk, consumed } = parseOneHunk(lines.slice(index, end), lineNumber);
+    // Offsets, not slices: a slice per hunk or chunk made a patch of many hunks quadratic.
+    const { hunk, consumed } = parseOneHunk(lines, index, end, lineNumber);
     hunks.push(hunk);
     lineNumber += consumed;
     index += consumed;
@@ -110,13 +111,15 @@ function checkBoundariesLenient(lines: string[]): string[] {
   throw strictError;
 }
 
-function parseOneHunk(lines: readonly string[], lineNumber: number): { hunk: Hunk; consumed: number } {
-  const firstLine = trimRust(lines[0] ?? "");
+/** Parses the hunk starting at `lines[from]`, looking no further than `lines[end - 1]`. */
+function parseOneHunk(lines: readonly string[], from: number, end: number, lineNumber: number): { hunk: Hunk; consumed: number } {
+  const firstLine = trimRust(lines[from] ?? "");
   if (firstLine.startsWith(ADD_FILE_MARKER)) {
     const path = firstLine.slice(ADD_FILE_MARKER.length);
     let contents = "";
     let consumed = 1;
-    for (const line of lines.slice(1)) {
+    for (let i = from + 1; i < end; i++) {
+      const line = lines[i] as string;
       if (!line.startsWith("+")) break;
       contents += `${line.slice(1)}\n`;
       consumed += 1;
@@ -130,20 +133,20 @@ function parseOneHunk(lines: readonly string[], lineNumber: number): { hunk: Hun
     const path = firstLine.slice(UPDATE_FILE_MARKER.length);
     let index = 1;
     let movePath: string | undefined;
-    const maybeMove = lines[1];
+    const maybeMove = from + 1 < end ? lines[from + 1] : undefined;
     if (maybeMove !== undefined && maybeMove.startsWith(MOVE_TO_MARKER)) {
       movePath = maybeMove.slice(MOVE_TO_MARKER.length);
       index += 1;
     }
     const chunks: UpdateFileChunk[] = [];
-    while (index < lines.length) {
-      const line = lines[index] as string;
+    while (from + index < end) {
+      const line = lines[from + index] as string;
       if (trimRust(line) === "") {
         index += 1;
         continue;
       }
       if (line.startsWith("***")) break;
-      const { chunk, consumed } = parseUpdateFileChunk(lines.slice(index), lineNumber + index, chunks.length === 0);
+      const { chunk, consumed } = parseChunkAt(lines, from + index, end, lineNumber + index, chunks.length === 0);
       chunks.push(chunk);
       index += consumed;
     }
@@ -160,7 +163,18 @@ function parseOneHunk(lines: readonly string[], lineNumber: number): { hunk: Hun
 
 /** Parses one chunk of an Update File hunk; exported for tests. */
 export function parseUpdateFileChunk(lines: readonly string[], lineNumber: number, allowMissingContext: boolean): { chunk: UpdateFileChunk; consumed: number } {
-  const first = lines[0];
+  return parseChunkAt(lines, 0, lines.length, lineNumber, allowMissingContext);
+}
+
+/** Parses the chunk starting at `lines[from]`, looking no further than `lines[end - 1]`. */
+function parseChunkAt(
+  lines: readonly string[],
+  from: number,
+  end: number,
+  lineNumber: number,
+  allowMissingContext: boolean,
+): { chunk: UpdateFileChunk; consumed: number } {
+  const first = from < end ? lines[from] : undefined;
   if (first === undefined) throw invalidHunk("Update hunk does not contain any lines", lineNumber);
   let changeContext: string | undefined;
   let start = 0;
@@ -172,11 +186,12 @@ export function parseUpdateFileChunk(lines: readonly string[], lineNumber: numbe
   } else if (!allowMissingContext) {
     throw invalidHunk(`Expected update hunk to start with a @@ context marker, got: '${first}'`, lineNumber);
   }
-  if (start >= lines.length) throw invalidHunk("Update hunk does not contain any lines", lineNumber + 1);
+  if (from + start >= end) throw invalidHunk("Update hunk does not contain any lines", lineNumber + 1);
 
   const chunk: UpdateFileChunk = { changeContext, oldLines: [], newLines: [], isEndOfFile: false };
   let parsed = 0;
-  for (const line of lines.slice(start)) {
+  for (let i = from + start; i < end; i++) {
+    const line = lines[i] as string;
     if (line === EOF_MARKER) {
       if (parsed === 0) throw invalidHunk("Update hunk does not contain any lines", lineNumber + 1);
       chunk.isEndOfFile = true;

@@ -1,0 +1,32 @@
+/**
+ * One line per check for the stress table: every check records its name, how many cases or runs
+ * it made and whether it passed; `scripts/run-suite.mjs stress` collects the lines (it hands each
+ * script the file in GROK_SUITE_REPORT) and prints one table for the whole run.
+ */
+import { appendFileSync } from "node:fs";
+
+/** The smoke form of a stress script (CI: `npm run stress -- --smoke`). */
+export const SMOKE = process.env.GROK_SUITE_SMOKE === "1";
+
+/** Appends one check's result to the run's report file, when there is one; always logs it. */
+export function recordCheck(check: string, count: number, passed: boolean, note = ""): void {
+  const line = JSON.stringify({ check, count, passed, note });
+  console.log(`check ${check}: ${count} ${passed ? "pass" : "FAIL"}${note ? ` (${note})` : ""}`);
+  const file = process.env.GROK_SUITE_REPORT;
+  if (file) appendFileSync(file, `${line}\n`);
+}
+
+/**
+ * Runs `body`, which returns the number of cases it made, and records the check as passed when it
+ * returns and failed when it throws (the error is rethrown for Jest).
+ */
+export async function check(name: string, body: () => Promise<number>): Promise<void> {
+  let count = 0;
+  try {
+    count = await body();
+  } catch (error) {
+    recordCheck(name, count, false, error instanceof Error ? error.message.split("\n")[0]!.slice(0, 120) : String(error));
+    throw error;
+  }
+  recordCheck(name, count, true);
+}
