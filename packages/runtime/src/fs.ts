@@ -1,7 +1,7 @@
 /**
  * @grok-tools/runtime/fs: the confined file operations. Tools reach files only through these and
  * their context's session (`ctx.session` is an `FsScope`): checked on the opened descriptor, atomic
- * writes with journalled temporaries, confined ripgrep launches, per-path locks and the read tracker.
+ * writes with journalled temporaries, confined ripgrep launches and the one ripgrep runner, per-path locks and the read tracker.
  */
 export {
   MAX_SYMLINK_HOPS,
@@ -35,6 +35,16 @@ export {
   type SearchSandbox,
   type SearchSandboxPolicy,
 } from "./fs/search-root.js";
+export {
+  MAX_RIPGREP_STDOUT_BYTES,
+  RIPGREP_PATH_ENV_VAR,
+  ripgrepPath,
+  ripgrepStatus,
+  runRipgrep,
+  type RipgrepRun,
+  type RipgrepRunOptions,
+  type RipgrepStatus,
+} from "./fs/ripgrep-run.js";
 export { decodeText, detectTextFormat, encodeText, type TextFormat } from "./fs/text-format.js";
 export { PATH_LOCKS, PathLocks } from "./fs/path-lock.js";
 export {
