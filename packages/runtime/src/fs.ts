@@ -22,7 +22,16 @@ export { PROC_FD_AVAILABLE, descriptorPath } from "./fs/descriptor-path.js";
 export { CheckedDir, assertEntryName, openDirConfined, openDirUnconfined, type OpenDirOptions } from "./fs/checked-dir.js";
 export { errnoCode, errnoError } from "./fs/errno.js";
 export { DEFAULT_MAX_READ_BYTES, openConfined, readFileConfined, specialFileError, specialKind, type OpenedFile, type ReadResult } from "./fs/safe-read.js";
-export { createFileConfined, removeFileConfined, replaceFileAtomic, writeFileConfined, type WriteResult } from "./fs/atomic-write.js";
+export {
+  createFileConfined,
+  createUniqueFileInDir,
+  removeFileConfined,
+  replaceFileAtomic,
+  writeFileConfined,
+  type UniqueFileOptions,
+  type WriteResult,
+} from "./fs/atomic-write.js";
+export { resolveRealPath, statPath, statPathSync } from "./fs/path-facts.js";
 export { TEMP_JOURNAL_DIR_NAME, TempJournal, temporaryNameFor, temporaryWriterPid, type JournalEntry, type RecoveryReport } from "./fs/temp-journal.js";
 export {
   SEARCH_SANDBOX_ENV_VAR,

@@ -6,7 +6,7 @@
  * elsewhere (issue #12 item 6). Temporaries are journalled (issue #23 item 3).
  */
 import { constants } from "node:fs";
-import { open, rename, unlink, readlink } from "node:fs/promises";
+import { link, open, rename, unlink, readlink } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import path from "node:path";
 import { ErrorCode } from "../errors/error-code.js";
@@ -159,6 +159,57 @@ export async function removeFileConfined(scope: FsScope, absPath: string, option
     throw dir.explain(error);
   } finally {
     await dir.close();
+  }
+}
+
+/** Options of {@link createUniqueFileInDir}. */
+export interface UniqueFileOptions {
+  /** Mode of the new file (before the umask); 0644 when omitted. */
+  mode?: number;
+  /** Where the temporary is noted, so that a restart removes it. */
+  journal?: TemporaryNotes;
+  /** The name the temporary's name is derived from ({@link temporaryNameFor}); `file` when omitted. */
+  tempFor?: string;
+}
+
+/**
+ * Writes `content` as a new file in the checked folder `dir` under the first name `nextName()`
+ * yields that is free, and returns that name. A journalled temporary (O_EXCL, no link followed) is
+ * written and fsynced, then hard-linked to the name — link() refuses an existing name, so no file is
+ * ever replaced, not even one a concurrent writer just made, and none is seen half-written — and
+ * removed. Errno failures are rethrown as they are (name them with `dir.explain`).
+ */
+export async function createUniqueFileInDir(
+  dir: CheckedDir,
+  nextName: () => string,
+  content: string | Uint8Array,
+  options: UniqueFileOptions = {},
+): Promise<string> {
+  const tempName = temporaryNameFor(options.tempFor ?? "file");
+  const entry = await options.journal?.begin(dir.realPathOf(tempName));
+  try {
+    const handle = await open(dir.at(tempName), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, options.mode ?? 0o644);
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      for (;;) {
+        const name = nextName();
+        try {
+          await link(dir.at(tempName), dir.at(name));
+          return name;
+        } catch (error) {
+          if (errnoCode(error) !== "EEXIST") throw error;
+        }
+      }
+    } finally {
+      await unlink(dir.at(tempName)).catch(() => undefined);
+    }
+  } finally {
+    await entry?.end();
   }
 }
 

@@ -5,7 +5,6 @@
  * relative paths (or is handed a checked file as a descriptor), so a folder swapped for a link
  * during the call is not searched (issue #12 item 6); paths are shown as the caller spelled them.
  */
-import { realpath, stat } from "node:fs/promises";
 import { ErrorCode, ToolError, type ToolContext } from "@grok-tools/runtime";
 import { rgPath } from "@vscode/ripgrep";
 import {
@@ -13,9 +12,11 @@ import {
   errnoCode,
   openSearchRoot,
   resolveModelPath,
+  resolveRealPath,
   ripgrepPath,
   runRipgrep,
   rustIoErrorText,
+  statPath,
   type RipgrepRun,
   type SearchRoot,
 } from "@grok-tools/runtime/fs";
@@ -129,7 +130,7 @@ export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>
   const cwdDisplay = ctx.cwd;
   const workdir = resolveModelPath(ctx.cwd, input.path ?? "");
   if (input.path !== undefined && input.path !== null) {
-    const missing = await stat(workdir).then(
+    const missing = await statPath(workdir).then(
       () => false,
       (error: unknown) => errnoCode(error) === "ENOENT",
     );
@@ -137,7 +138,7 @@ export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>
   }
   // The path string first, so that in the ordinary case nothing outside is even opened; what
   // ripgrep is started on is checked again on its descriptor (openRoot), which is what holds in a race.
-  const real = await realpath(workdir).catch(() => workdir);
+  const real = await resolveRealPath(workdir).catch(() => workdir);
   await assertInsideRoots(ctx.session, real, input.path ?? workdir);
   const config: GrepFormatConfig = {
     outputMode: mode,
