@@ -110,6 +110,17 @@ export async function writeFileConfined(
   }
 }
 
+/** Creates `file` (O_EXCL, no link followed; mode 0644 unless given), writes `content` and fsyncs it. */
+async function writeNewFile(file: string, content: string | Uint8Array, mode: number | undefined): Promise<void> {
+  const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o644);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Creates `absPath` inside the session roots only if nothing is there, not even a link (EEXIST
  * otherwise): its folder is opened and checked (missing folders made inside checked parents) and
@@ -127,13 +138,7 @@ export async function createFileConfined(
   const { parent, name } = splitFilePath(absPath, "open");
   const dir = await openDirConfined(scope, parent, { displayPath, create: true, forEntry: name });
   try {
-    const handle = await open(dir.at(name), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, options.mode ?? 0o644);
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeNewFile(dir.at(name), content, options.mode);
     await dir.handle.sync();
     return { realPath: dir.realPathOf(name), created: true };
   } catch (error) {
@@ -188,13 +193,7 @@ export async function createUniqueFileInDir(
   const tempName = temporaryNameFor(options.tempFor ?? "file");
   const entry = await options.journal?.begin(dir.realPathOf(tempName));
   try {
-    const handle = await open(dir.at(tempName), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, options.mode ?? 0o644);
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeNewFile(dir.at(tempName), content, options.mode);
     try {
       for (;;) {
         const name = nextName();
