@@ -133,7 +133,14 @@ export function runRipgrep(launch: SearchLaunch, options: RipgrepRunOptions): Pr
       if (!stdoutEnded || !stderrEnded || exitCode === undefined) return;
       // Stopping at the budget kills rg; that run counts as a success.
       const code = stdoutTruncated ? 0 : exitCode;
-      finish({ kind: "done", status: ripgrepStatus(code), stdout: Buffer.concat(stdoutChunks), stdoutTruncated, stderr: Buffer.concat(stderrChunks), exitCode: code });
+      finish({
+        kind: "done",
+        status: ripgrepStatus(code),
+        stdout: Buffer.concat(stdoutChunks),
+        stdoutTruncated,
+        stderr: Buffer.concat(stderrChunks),
+        exitCode: code,
+      });
     };
     const stopAtBudget = (): void => {
       stdoutTruncated = true;
