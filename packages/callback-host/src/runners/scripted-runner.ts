@@ -39,15 +39,21 @@ export function scriptedRunner(script: (request: SpawnSubagentRequest) => Script
     requests,
     cancelled,
     run: async (request, { signal }) => {
-      requests.push(request);
-      notifyArrival();
       const step = await script(request);
-      if (step !== "hold") return step;
+      // Counted as arrived once a held child can be released.
+      requests.push(request);
+      if (step !== "hold") {
+        notifyArrival();
+        return step;
+      }
       return new Promise((resolve) => {
         held.set(request.id, resolve);
+        notifyArrival();
         signal.addEventListener(
           "abort",
           () => {
+            // A released child is finished; the call's end is no cancellation.
+            if (held.get(request.id) !== resolve) return;
             cancelled.push(request.id);
             held.delete(request.id);
             resolve({ success: false, cancelled: true, error: "cancelled by the server" });
