@@ -106,7 +106,12 @@ beforeAll(async () => {
   expect(listening.address).toMatch(/^127\.0\.0\.1:\d+$/);
   server = await startServer("ws");
   await writeFile(path.join(root, "ws", "README.md"), "# Demo\nTODO: write the docs\n");
-  const finalized = await server.client.finalize({ tools: TOOLS, clientCallbackAddr: String(listening.address), clientCallbackSecret: SECRET, sessionId: "parent-s" });
+  const finalized = await server.client.finalize({
+    tools: TOOLS,
+    clientCallbackAddr: String(listening.address),
+    clientCallbackSecret: SECRET,
+    sessionId: "parent-s",
+  });
   expect(finalized.success).toBe(true);
   expect(finalized.callbackStatus).toEqual({ connected: true, activeSurfaces: ["notifications", "subagents"] });
 });
@@ -181,7 +186,10 @@ describe("subagents through a real callback host", () => {
 
   it("delivered the notifications in order, with consecutive sequence numbers", async () => {
     // Delivery is asynchronous: wait for the last child's notification.
-    await host.waitFor((e) => e.event === "notification" && (e.notification as { description?: string }).description === "Explore again", "the last child's notification");
+    await host.waitFor(
+      (e) => e.event === "notification" && (e.notification as { description?: string }).description === "Explore again",
+      "the last child's notification",
+    );
     const notes = host.events.filter((e) => e.event === "notification");
     expect(notes.every((n) => n.session_id === "parent-s")).toBe(true);
     expect(notes.map((n) => n.sequence)).toEqual(notes.map((_n, i) => i));
@@ -205,7 +213,11 @@ describe("subagents through a real callback host", () => {
     expect(error.code).toBe(GrpcStatus.UNAUTHENTICATED);
 
     const other = await startServer("ws-wrong-secret");
-    const finalized = await other.client.finalize({ tools: TOOLS, clientCallbackAddr: String(host.events[0]!.address), clientCallbackSecret: "not-the-secret" });
+    const finalized = await other.client.finalize({
+      tools: TOOLS,
+      clientCallbackAddr: String(host.events[0]!.address),
+      clientCallbackSecret: "not-the-secret",
+    });
     expect(finalized.callbackStatus?.connected).toBe(true);
     const result = await other.client.executeTool("task", { description: "d", prompt: "p", run_in_background: false });
     expect(result.ok).toBe(false);

@@ -160,7 +160,14 @@ describe("the host callback", () => {
     const id = /subagent_id: (\S+)/.exec(started.prompt)![1]!;
     const spawn = await host.nextSpawn();
     expect(spawn.auth).toBe("Bearer cb-secret");
-    expect(spawn.request).toMatchObject({ id, prompt: "look around", description: "Look around", subagentType: "explore", parentSessionId: "session-7", toolNames: ["read_file"] });
+    expect(spawn.request).toMatchObject({
+      id,
+      prompt: "look around",
+      description: "Look around",
+      subagentType: "explore",
+      parentSessionId: "session-7",
+      toolNames: ["read_file"],
+    });
     expect(spawn.request.systemPrompt).toContain("Tools you can use: read_file");
     spawn.answer({ success: true, output: "all quiet", toolCalls: 2, turns: 1, durationMs: 10, subagentId: "ignored", backgrounded: true });
     const done = await execute(client, "get_task_output", { task_ids: [id], timeout_ms: 10_000 });

@@ -157,7 +157,10 @@ export class SubagentCoordinator {
       throw new ToolError(
         ErrorCode.RATE_LIMITED,
         `Subagent limit reached: ${this.#running} subagents are running in this session (max ${spec.maxConcurrent}).`,
-        { suggestion: "Wait for a running subagent to finish (or kill one), then retry.", details: { running: this.#running, max_concurrent: spec.maxConcurrent } },
+        {
+          suggestion: "Wait for a running subagent to finish (or kill one), then retry.",
+          details: { running: this.#running, max_concurrent: spec.maxConcurrent },
+        },
       );
     }
     const child = new Child(spec.request, spec.background);

@@ -19,7 +19,10 @@ afterEach(async () => {
 async function hostWith(onSpawnSubagent: SpawnSubagentHandler): Promise<InstanceType<typeof GrokToolsCallbackServiceClient>> {
   const host: CallbackHost = await createCallbackHost({ secret: SECRET, onSpawnSubagent });
   const client = new GrokToolsCallbackServiceClient(host.address, credentials.createInsecure());
-  cleanups.push(() => host.close(100), () => client.close());
+  cleanups.push(
+    () => host.close(100),
+    () => client.close(),
+  );
   return client;
 }
 
@@ -28,7 +31,9 @@ function spawnCall(client: InstanceType<typeof GrokToolsCallbackServiceClient>, 
   metadata.set("authorization", `Bearer ${SECRET}`);
   let call: { cancel(): void } | undefined;
   const promise = new Promise<SubagentResultMsg>((resolve, reject) => {
-    call = client.spawnSubagent(SpawnSubagentRequest.fromPartial(req), metadata, (e: ServiceError | null, r: SubagentResultMsg) => (e ? reject(e) : resolve(r)));
+    call = client.spawnSubagent(SpawnSubagentRequest.fromPartial(req), metadata, (e: ServiceError | null, r: SubagentResultMsg) =>
+      e ? reject(e) : resolve(r),
+    );
   });
   return { promise, cancel: () => call!.cancel() };
 }
@@ -69,7 +74,8 @@ describe("commandRunner", () => {
        process.stdout.write(JSON.stringify({output:"ran "+r.prompt+" in "+process.cwd()+" with "+r.tool_names.join(",")+" after "+r.transcript.length+" turns; "+r.system_prompt, tool_calls:2, turns:3}));`,
     );
     const client = await hostWith(commandRunner({ command: `"${process.execPath}" "${script}"` }));
-    const first = await spawnCall(client, { id: "c1", prompt: "look", cwd: dir, toolNames: ["read_file", "grep"], systemPrompt: "SP", subagentType: "explore" }).promise;
+    const first = await spawnCall(client, { id: "c1", prompt: "look", cwd: dir, toolNames: ["read_file", "grep"], systemPrompt: "SP", subagentType: "explore" })
+      .promise;
     expect(first).toMatchObject({ success: true, output: `ran look in ${dir} with read_file,grep after 0 turns; SP`, toolCalls: 2, turns: 3 });
     const second = await spawnCall(client, { id: "c2", prompt: "more", cwd: dir, toolNames: [], resumeFrom: "c1" }).promise;
     expect(second.output).toContain("after 2 turns");
@@ -93,7 +99,10 @@ describe("commandRunner", () => {
     let pid = "";
     const until = Date.now() + 10_000;
     while (pid === "" && Date.now() < until) {
-      pid = await readFile(marker, "utf8").then((t) => t.trim(), () => "");
+      pid = await readFile(marker, "utf8").then(
+        (t) => t.trim(),
+        () => "",
+      );
       if (pid === "") await new Promise((r) => setTimeout(r, 20));
     }
     call.cancel();

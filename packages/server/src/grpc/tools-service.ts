@@ -98,7 +98,8 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
       }
       ctx.log.info({ tools: outcome.tools.map((t) => t.fqId), session: session.id }, "toolset finalized");
       const callbackStatus =
-        req.clientCallbackAddr && ctx.connectCallback ? await ctx.connectCallback(session, req.clientCallbackAddr, req.clientCallbackSecret, req.sessionId)
+        req.clientCallbackAddr && ctx.connectCallback
+          ? await ctx.connectCallback(session, req.clientCallbackAddr, req.clientCallbackSecret, req.sessionId)
           : undefined;
       return {
         ...(callbackStatus ? { callbackStatus } : {}),

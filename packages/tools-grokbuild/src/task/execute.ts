@@ -44,13 +44,17 @@ async function checkCwd(input: TaskInput, ctx: ToolContext<TaskParams>, resuming
   const dir = path.resolve(ctx.cwd, expandTilde(input.cwd));
   const state = await directoryState(dir);
   if (input.isolation === "worktree") {
-    if (state === "ok") throw invalid('cwd and isolation="worktree" are mutually exclusive. Pass cwd to work in an existing directory, or isolation="worktree" for a fresh worktree, not both.');
+    if (state === "ok")
+      throw invalid(
+        'cwd and isolation="worktree" are mutually exclusive. Pass cwd to work in an existing directory, or isolation="worktree" for a fresh worktree, not both.',
+      );
     // A cwd that does not exist is dropped in favour of the worktree (the reference's order).
     throw notSupportedWorktree();
   }
   if (resuming && state === "missing") return dir;
   if (state === "missing") throw invalid(`cwd "${input.cwd}" does not exist`, "Pass an existing directory, or omit cwd to use the current working directory.");
-  if (state === "not_directory") throw invalid(`cwd "${input.cwd}" exists but is not a directory`, "Pass a directory, or omit cwd to use the current working directory.");
+  if (state === "not_directory")
+    throw invalid(`cwd "${input.cwd}" exists but is not a directory`, "Pass a directory, or omit cwd to use the current working directory.");
   return dir;
 }
 
@@ -77,11 +81,17 @@ function checkType(name: string, types: readonly SubagentType[], params: TaskPar
 function checkResumeSource(source: SubagentSnapshot | undefined, id: string, typeName: string, parentSessionId: string): void {
   if (!source) throw invalid(`Cannot resume from ${id}: no subagent with that id exists in this session.`, "Pass the subagent_id of a completed subagent.");
   if (source.status !== "completed") {
-    throw invalid(`Cannot resume from ${id}: the subagent is ${source.status}; only a completed subagent can be resumed.`, "Wait for it to complete, or start a new subagent.");
+    throw invalid(
+      `Cannot resume from ${id}: the subagent is ${source.status}; only a completed subagent can be resumed.`,
+      "Wait for it to complete, or start a new subagent.",
+    );
   }
   if (source.parentSessionId !== parentSessionId) throw invalid(`Cannot resume from ${id}: the subagent belongs to another session.`);
   if (source.subagentType !== typeName) {
-    throw invalid(`Cannot resume from ${id}: it is a ${source.subagentType} subagent, not ${typeName}.`, `Pass subagent_type="${source.subagentType}" to resume it.`);
+    throw invalid(
+      `Cannot resume from ${id}: it is a ${source.subagentType} subagent, not ${typeName}.`,
+      `Pass subagent_type="${source.subagentType}" to resume it.`,
+    );
   }
 }
 
@@ -144,7 +154,13 @@ export async function executeTask(input: TaskInput, ctx: ToolContext<TaskParams>
   return awaitForeground(ctx, id, type.name, input.description, params.foreground_budget_ms);
 }
 
-async function awaitForeground(ctx: ToolContext<TaskParams>, id: string, typeName: string, description: string, budgetMs: number): Promise<ToolResult<TaskOutput>> {
+async function awaitForeground(
+  ctx: ToolContext<TaskParams>,
+  id: string,
+  typeName: string,
+  description: string,
+  budgetMs: number,
+): Promise<ToolResult<TaskOutput>> {
   const subagents = ctx.session.service(taskManagerService).subagents;
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;

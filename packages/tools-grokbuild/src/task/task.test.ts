@@ -126,9 +126,18 @@ describe("GrokBuild:task", () => {
     expect(started.output).toEqual({ type: "Text", text: started.prompt });
     await host.arrived(1);
     const req = host.requests[0]!;
-    expect(req).toMatchObject({ id, prompt: "find the bug", description: "Find the bug", subagentType: "general-purpose", parentSessionId: "parent-1", cwd: path.join(tmp, "ws") });
+    expect(req).toMatchObject({
+      id,
+      prompt: "find the bug",
+      description: "Find the bug",
+      subagentType: "general-purpose",
+      parentSessionId: "parent-1",
+      cwd: path.join(tmp, "ws"),
+    });
     expect(req.toolNames).toEqual(["read_file", "search_replace", "list_dir", "grep", "run_terminal_cmd", "get_task_output", "kill_task", "wait_tasks"]);
-    expect(req.systemPrompt).toContain("Tools you can use: read_file, search_replace, list_dir, grep, run_terminal_cmd, get_task_output, kill_task, wait_tasks");
+    expect(req.systemPrompt).toContain(
+      "Tools you can use: read_file, search_replace, list_dir, grep, run_terminal_cmd, get_task_output, kill_task, wait_tasks",
+    );
 
     const running = await ok(s, "get_task_output", { task_ids: [id] });
     expect(running.prompt).toMatch(
@@ -196,9 +205,15 @@ describe("GrokBuild:task", () => {
     const host = new ScriptedHost();
     host.auto = () => ({ success: false, error: "model unavailable" });
     const s = await session({}, [], host);
-    await expect(fails(s, "task", { prompt: "p", description: "d", run_in_background: false })).resolves.toEqual({ code: "INVALID_INPUT", message: "model unavailable" });
+    await expect(fails(s, "task", { prompt: "p", description: "d", run_in_background: false })).resolves.toEqual({
+      code: "INVALID_INPUT",
+      message: "model unavailable",
+    });
     host.auto = () => ({ success: false });
-    await expect(fails(s, "task", { prompt: "p", description: "d", run_in_background: false })).resolves.toEqual({ code: "INVALID_INPUT", message: "Unknown subagent error" });
+    await expect(fails(s, "task", { prompt: "p", description: "d", run_in_background: false })).resolves.toEqual({
+      code: "INVALID_INPUT",
+      message: "Unknown subagent error",
+    });
   });
 
   it("kill_task cancels a running child (the host sees the abort); a second kill says it is already cancelled", async () => {

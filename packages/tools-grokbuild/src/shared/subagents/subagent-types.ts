@@ -31,7 +31,19 @@ export const BUILTIN_SUBAGENT_TYPES: readonly SubagentType[] = [
   {
     name: "general-purpose",
     description: "General purpose agent for multi-step tasks.",
-    kinds: ["execute", "read", "edit", "write", ...LIST_KINDS, "search", "web_search", "plan", "background_task_action", "wait_tasks_action", "kill_task_action"],
+    kinds: [
+      "execute",
+      "read",
+      "edit",
+      "write",
+      ...LIST_KINDS,
+      "search",
+      "web_search",
+      "plan",
+      "background_task_action",
+      "wait_tasks_action",
+      "kill_task_action",
+    ],
     toolNames: [],
     defaultCapability: "all",
     body: "Work through the task step by step. Research, change what is needed, verify the result, and report what you did and what you found.",
@@ -68,11 +80,20 @@ function stringList(value: unknown): string[] {
       .split(",")
       .map((s) => s.trim())
       .filter((s) => s !== "");
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string").map((s) => s.trim()).filter((s) => s !== "");
+  if (Array.isArray(value))
+    return value
+      .filter((v): v is string => typeof v === "string")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
   return [];
 }
 
-function parseDefinition(text: string, file: string, knownKinds: ReadonlySet<string>, parseMode: (raw: unknown) => CapabilityMode | undefined): SubagentType | undefined {
+function parseDefinition(
+  text: string,
+  file: string,
+  knownKinds: ReadonlySet<string>,
+  parseMode: (raw: unknown) => CapabilityMode | undefined,
+): SubagentType | undefined {
   let raw: Record<string, unknown>;
   let body: string;
   if (file.endsWith(".json")) {
