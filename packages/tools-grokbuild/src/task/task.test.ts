@@ -359,7 +359,12 @@ describe("GrokBuild:task", () => {
   it("requires a task-output and a kill tool at finalize", async () => {
     const s = new Session({ registry: ToolRegistry.of([grokBuild]), workspace: path.join(tmp, "ws"), stateDir: path.join(tmp, "state") });
     sessions.push(s);
-    const result = await s.finalize({ tools: [{ id: "GrokBuild:task" }] });
+    const result = await s.finalize({ tools: [{ id: "GrokBuild:get_task_output" }, { id: "GrokBuild:task" }] });
     expect(result.ok).toBe(false);
+    expect(!result.ok && result.violations.map((v) => [v.message, v.fieldPath, v.expected])).toContainEqual([
+      "task requires GrokBuild:kill_task so spawned background subagents can be monitored and cancelled",
+      "tools",
+      "include get_task_output and kill_task",
+    ]);
   });
 });

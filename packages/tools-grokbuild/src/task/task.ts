@@ -24,15 +24,19 @@ export const task = defineTool({
   params: { resourceId: "grok_build.Task", schema: TaskParams, defaults: TASK_PARAMS_DEFAULTS },
   capabilities: { supportsCancellation: true },
   normalizeInput: normalizeTaskInput,
+  // Spec §3.3: by kind (get_terminal_command_output / kill_terminal_command satisfy them too).
   requires: ({ toolset }) => {
-    const missing = (["background_task_action", "kill_task_action"] as const).filter((kind) => !toolset.hasKind(kind));
+    const missing = [
+      ...(toolset.hasKind("background_task_action") ? [] : ["GrokBuild:get_task_output"]),
+      ...(toolset.hasKind("kill_task_action") ? [] : ["GrokBuild:kill_task"]),
+    ];
     return missing.length === 0
       ? []
       : [
           {
-            message: `task requires a ${missing.join(" and a ")} tool (e.g. GrokBuild:get_task_output and GrokBuild:kill_task) so subagents can be observed and cancelled`,
+            message: `task requires ${missing.join(" and ")} so spawned background subagents can be monitored and cancelled`,
             fieldPath: "tools",
-            expected: "include GrokBuild:get_task_output and GrokBuild:kill_task",
+            expected: "include get_task_output and kill_task",
           },
         ];
   },
