@@ -28,3 +28,5 @@ export type { ResourceCategory } from "./tool/resource.js";
 export type { ResourceStore } from "./session/resource-store.js";
 export type { TObject, TProperties } from "./schema/typebox.js";
 export { sanitizeForFileName } from "./session/session.js";
+export { SubagentHostSlot, type SubagentRunResult, type SubagentSpawnRequest } from "./tool/subagent-host.js";
+export type { ToolsetEntry } from "./tool/toolset-view.js";
