@@ -302,7 +302,10 @@ describe("grok-tools call --stream (live output, issue 20)", () => {
       listTools: (_call, callback) => callback(null, { tools: [info("run_terminal_cmd", true)], totalCount: 1, enabledCount: 1 }),
       executeToolStream: (call) => {
         void (async () => {
-          const data = (kind: StreamDataKind, text: string, offset: number) => ({ callId: "s", chunk: { $case: "data" as const, value: { kind, data: Buffer.from(text), offset } } });
+          const data = (kind: StreamDataKind, text: string, offset: number) => ({
+            callId: "s",
+            chunk: { $case: "data" as const, value: { kind, data: Buffer.from(text), offset } },
+          });
           if (call.metadata.get(LIVE_OUTPUT_HEADER)[0] === "1") {
             call.write(data(StreamDataKind.STREAM_DATA_KIND_UNSPECIFIED, "hel", 0));
             call.write(data(StreamDataKind.STREAM_DATA_KIND_UNSPECIFIED, "lo\n", 3));

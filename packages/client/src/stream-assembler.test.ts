@@ -61,7 +61,13 @@ describe("StreamAssembler", () => {
     const seen: Array<[string, number]> = [];
     const assembler = new StreamAssembler("run_terminal_cmd", undefined, (bytes, offset) => seen.push([Buffer.from(bytes).toString("latin1"), offset]));
     // Raw bytes (not UTF-8) are fine in live output; the result is the shaped text only.
-    const chunks = [data(L, "1\n", 0), data(L, Buffer.from([0xff, 0x0a]), 2), data(P, "exit: 0", 0), data(O, "{}", 0), final({ promptTextSize: 7, outputJsonSize: 2 })];
+    const chunks = [
+      data(L, "1\n", 0),
+      data(L, Buffer.from([0xff, 0x0a]), 2),
+      data(P, "exit: 0", 0),
+      data(O, "{}", 0),
+      final({ promptTextSize: 7, outputJsonSize: 2 }),
+    ];
     for (const c of chunks) assembler.push(c);
     expect(seen).toEqual([
       ["1\n", 0],

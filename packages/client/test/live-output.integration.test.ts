@@ -142,14 +142,18 @@ describe("live output of run_terminal_cmd", () => {
     // seq -w pads to 7 digits: 8-byte lines, the last one whole at exactly 16 MiB.
     expect(text.startsWith("0000001\n0000002\n")).toBe(true);
     expect(text.endsWith(`${total / 8}\n`)).toBe(true);
-    expect(text).toMatch(/\n\[grok-tools: \d+ bytes of live output dropped here because the client read more slowly than the tool printed; the final result is not affected\]\n/);
+    expect(text).toMatch(
+      /\n\[grok-tools: \d+ bytes of live output dropped here because the client read more slowly than the tool printed; the final result is not affected\]\n/,
+    );
     expect(text.length).toBeLessThan(total);
     const final = chunks.at(-1)?.chunk;
     expect(final?.$case).toBe("finalResult");
     if (final?.$case !== "finalResult") return;
     expect(final.value.error).toBeUndefined();
     const json = Buffer.concat(
-      chunks.flatMap((c) => (c.chunk?.$case === "data" && c.chunk.value.kind === StreamDataKind.STREAM_DATA_KIND_OUTPUT_JSON ? [Buffer.from(c.chunk.value.data)] : [])),
+      chunks.flatMap((c) =>
+        c.chunk?.$case === "data" && c.chunk.value.kind === StreamDataKind.STREAM_DATA_KIND_OUTPUT_JSON ? [Buffer.from(c.chunk.value.data)] : [],
+      ),
     ).toString("utf8");
     expect(JSON.parse(json)).toMatchObject({ type: "Bash", exit_code: 0, total_bytes: total, truncated: true });
   });

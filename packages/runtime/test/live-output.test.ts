@@ -26,7 +26,11 @@ const printer = defineTool({
 
 async function withSession(run: (session: Session) => Promise<void>): Promise<void> {
   const dirs = await tempDirs();
-  const session = new Session({ registry: ToolRegistry.of([defineNamespace({ name: "Live", apiVersion: 1, tools: [printer] })]), workspace: dirs.workspace, stateDir: dirs.stateDir });
+  const session = new Session({
+    registry: ToolRegistry.of([defineNamespace({ name: "Live", apiVersion: 1, tools: [printer] })]),
+    workspace: dirs.workspace,
+    stateDir: dirs.stateDir,
+  });
   try {
     const out = await session.finalize({ tools: [{ id: "Live:printer" }] });
     if (!out.ok) throw new Error(out.message);

@@ -128,14 +128,17 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     }
     return dialed.status;
   };
-  server.addService(GrokToolsServiceService, createToolsService({
+  server.addService(
+    GrokToolsServiceService,
+    createToolsService({
       sessionFor: () => session,
       admit,
       log,
       connectCallback,
       maxMessageBytes,
       ...(options.liveOutputBufferBytes === undefined ? {} : { liveOutputBufferBytes: options.liveOutputBufferBytes }),
-    }));
+    }),
+  );
   // Standard tooling (grpc_health_probe, grpcurl, Postman) works without our proto file (decision D5).
   const health = addHealthAndReflection(server);
 
