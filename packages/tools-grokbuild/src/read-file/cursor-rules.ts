@@ -5,13 +5,12 @@
  * files are read through checked descriptors (issue #12 item 6): nothing outside the session's
  * roots is ever shown.
  */
-import { realpath } from "node:fs/promises";
 import path from "node:path";
 import picomatch from "picomatch";
 import { parse as parseYaml } from "yaml";
 import { defineResource } from "@grok-tools/runtime";
 import { isPlainObject } from "@grok-tools/runtime/helpers";
-import { openDirConfined, readFileConfined, type CheckedDir, type FsScope } from "@grok-tools/runtime/fs";
+import { openDirConfined, readFileConfined, resolveRealPath, type CheckedDir, type FsScope } from "@grok-tools/runtime/fs";
 import { type ResourceStore } from "@grok-tools/runtime/helpers";
 
 /** How a rule applies (serde's external tagging of the reference's enum). */
@@ -48,7 +47,7 @@ export const CURSOR_RULES_ON_READ = defineResource<CursorRulesOnReadState>({
   },
 });
 
-const normalizeExisting = (p: string): Promise<string> => realpath(p).catch(() => p);
+const normalizeExisting = (p: string): Promise<string> => resolveRealPath(p).catch(() => p);
 
 /** Whether `child` equals `parent` or lies below it (whole components). */
 function startsWithPath(child: string, parent: string): boolean {

@@ -4,7 +4,6 @@
  * Failures are ToolErrors whose message is the reference's text (decision D1).
  */
 import path from "node:path";
-import { realpath } from "node:fs/promises";
 import {
   DEFAULT_MAX_READ_BYTES,
   PATH_LOCKS,
@@ -12,6 +11,7 @@ import {
   readFileConfined,
   readTracker,
   resolveModelPath,
+  resolveRealPath,
   type ReadResult,
   ioErrorText,
 } from "@grok-tools/runtime/fs";
@@ -62,7 +62,7 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
   const display = displayJoin(ctx.cwd, input.target_file);
   const skill = isSkillMarkdown(joined);
   let target = joined;
-  let canonical = await realpath(joined).catch(async (error: unknown) => {
+  let canonical = await resolveRealPath(joined).catch(async (error: unknown) => {
     if (errnoCode(error) !== "ENOENT") return joined;
     const match = await resolveUnicodeFileName(session, joined);
     if (match !== undefined) target = match;
@@ -71,7 +71,7 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
 
   if (!(legacy && LEGACY_ALLOWS_GITIGNORED_READS)) {
     const policy = session.service(GITIGNORE_POLICY);
-    if (policy.respectGitignore === true && policy.filterEnabled && (await isGitignored(session.workspace, canonical))) {
+    if (policy.respectGitignore === true && policy.filterEnabled && (await isGitignored(session, session.workspace, canonical))) {
       throw fail("FileReadError", ErrorCode.PERMISSION_DENIED, `Error: ${display} is ignored by .gitignore and cannot be read.`, {
         suggestion: "The file is excluded by .gitignore; read a tracked file instead.",
         filePath: display,
