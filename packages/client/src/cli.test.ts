@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { status as GrpcStatus, Metadata } from "@grpc/grpc-js";
-import { ErrorCode, type ExecuteToolRequest, type FinalizeToolServerConfigRequest, type ToolInfo } from "@grok-tools/proto";
+import { ErrorCode, StreamDataKind, type ExecuteToolRequest, type FinalizeToolServerConfigRequest, type ToolInfo } from "@grok-tools/proto";
 import { startFakeServer, type FakeServer } from "../test/fake-server.js";
 import { EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, runCli } from "./cli.js";
+import { LIVE_OUTPUT_HEADER } from "./stream-assembler.js";
 
 const REGISTRY = ["GrokBuild:read_file", "Codex:read_file", "GrokBuild:grep", "Codex:shell"];
 
@@ -287,5 +288,71 @@ describe("grok-tools", () => {
     expect(help.stdout).toContain("Usage: grok-tools [options] [command]");
     expect((await run(["frobnicate"])).code).toBe(EXIT_USAGE);
     expect((await run(["call"])).code).toBe(EXIT_USAGE);
+  });
+});
+
+describe("grok-tools call --stream (live output, issue 20)", () => {
+  /**
+   * A fake streaming server: live chunk "hello\n", then it waits until `proceed` resolves (the test
+   * saw the live text), then the authoritative result. Without the header it sends the result only.
+   */
+  async function liveServer(proceed: Promise<void>) {
+    const P = StreamDataKind.STREAM_DATA_KIND_PROMPT_TEXT;
+    return startFakeServer({
+      listTools: (_call, callback) => callback(null, { tools: [info("run_terminal_cmd", true)], totalCount: 1, enabledCount: 1 }),
+      executeToolStream: (call) => {
+        void (async () => {
+          const data = (kind: StreamDataKind, text: string, offset: number) => ({
+            callId: "s",
+            chunk: { $case: "data" as const, value: { kind, data: Buffer.from(text), offset } },
+          });
+          if (call.metadata.get(LIVE_OUTPUT_HEADER)[0] === "1") {
+            call.write(data(StreamDataKind.STREAM_DATA_KIND_UNSPECIFIED, "hel", 0));
+            call.write(data(StreamDataKind.STREAM_DATA_KIND_UNSPECIFIED, "lo\n", 3));
+            await proceed;
+          }
+          call.write(data(P, "exit: 0\nhello", 0));
+          call.write({ callId: "s", chunk: { $case: "finalResult", value: { promptTextSize: 13, outputJsonSize: 0 } } });
+          call.end();
+        })();
+      },
+    });
+  }
+
+  async function runLive(isTTY: boolean) {
+    let stdout = "";
+    let stderr = "";
+    let sawLive!: () => void;
+    const proceed = new Promise<void>((resolve) => (sawLive = resolve));
+    server = await liveServer(proceed);
+    const code = await runCli(["call", "run_terminal_cmd", '{"command":"echo hello"}', "--stream", "--address", server.address], {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => {
+        stderr += t;
+        // The result is held back until the live text is on the screen: it is shown live.
+        if (stderr.includes("hello\n")) sawLive();
+      },
+      env: {},
+      stderrIsTTY: isTTY,
+    });
+    return { code, stdout, stderr };
+  }
+
+  it("writes live output to stderr while the call runs and the result to stdout, without a spinner off a terminal", async () => {
+    const { code, stdout, stderr } = await runLive(false);
+    expect(code).toBe(EXIT_OK);
+    expect(stdout).toBe("exit: 0\nhello\n");
+    expect(stderr).toBe("hello\n");
+    expect(server!.calls.find((c) => c.rpc === "ExecuteToolStream")!.metadata.get(LIVE_OUTPUT_HEADER)).toEqual(["1"]);
+  });
+
+  it("draws a progress line on a terminal and erases it", async () => {
+    const { code, stdout, stderr } = await runLive(true);
+    expect(code).toBe(EXIT_OK);
+    expect(stdout).toBe("exit: 0\nhello\n");
+    expect(stderr).toMatch(/^\r\x1b\[2K⠋ run_terminal_cmd running · \d+\.\ds · 0 B of live output\r\x1b\[2Khello\n/);
+    // It ends erased: the last thing written clears the line.
+    expect(stderr.endsWith("\r\x1b[2K")).toBe(true);
+    expect(stderr.replace(/\r\x1b\[2K[^\r]*?live output/g, "").replace(/\r\x1b\[2K/g, "")).toBe("hello\n");
   });
 });

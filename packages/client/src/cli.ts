@@ -17,6 +17,7 @@ import { createToolsClient, type CallOptions, type ToolsClient } from "./client.
 import { isToolsRpcError, ToolsProtocolError } from "./errors.js";
 import type { ToolCallResult } from "./tool-result.js";
 import { clientVersion } from "./version.js";
+import { LiveOutputView } from "./live-output-view.js";
 
 /** Exit code: success. */
 export const EXIT_OK = 0;
@@ -34,6 +35,8 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Whether stderr is a terminal: `call --stream` then draws a progress line there. */
+  stderrIsTTY?: boolean;
 }
 
 interface GlobalOptions {
@@ -61,6 +64,7 @@ const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
+  stderrIsTTY: process.stderr.isTTY === true,
 };
 
 function positiveInt(value: string): number {
@@ -299,7 +303,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .argument("<name>", "tool name")
     .argument("[input]", "tool input as a JSON object", "{}")
     .option("-e, --enable <ids>", "finalize with these tools first if the server is not finalized (comma-separated, repeatable)", splitIds)
-    .option("--stream", "use ExecuteToolStream")
+    .option("--stream", "use ExecuteToolStream: the tool's live output goes to stderr as it comes (with a progress line on a terminal), the result to stdout")
     .option("--concise", "ask for the concise output format")
     .option("--cwd <dir>", "working directory of the call")
     .addOption(new Option("--timeout-ms <ms>", "tool timeout in milliseconds").argParser(positiveInt))
@@ -325,7 +329,17 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
           ...(options.cwd === undefined ? {} : { workingDirectory: options.cwd }),
           ...(options.concise ? { outputFormat: OutputFormat.OUTPUT_FORMAT_CONCISE } : {}),
         };
-        const result = options.stream ? await client.executeToolStream(name, input, execOptions) : await client.executeTool(name, input, execOptions);
+        let result: ToolCallResult;
+        if (options.stream) {
+          const live = new LiveOutputView(name, io);
+          try {
+            result = await client.executeToolStream(name, input, { ...execOptions, onOutput: (data) => live.write(data) });
+          } finally {
+            live.finish();
+          }
+        } else {
+          result = await client.executeTool(name, input, execOptions);
+        }
         if (opts.json) io.stdout(`${JSON.stringify(resultJson(result), null, 2)}\n`);
         else if (result.ok) io.stdout(withNewline(result.promptText));
         else {

@@ -215,10 +215,10 @@ describe("executeToolStream", () => {
     const result = await client.executeToolStream("t", { a: 1 }, { streamChunkSize: 4, onProgress: (p) => progress.push(p) });
     expect(result).toMatchObject({ ok: true, output: { type: "t" }, promptText: "héllo", callId: "s-1" });
     expect(progress).toEqual([
-      { promptTextBytes: 3, outputJsonBytes: 0, chunks: 1 },
-      { promptTextBytes: 6, outputJsonBytes: 0, chunks: 2 },
-      { promptTextBytes: 6, outputJsonBytes: 8, chunks: 3 },
-      { promptTextBytes: 6, outputJsonBytes: 12, chunks: 4 },
+      { promptTextBytes: 3, outputJsonBytes: 0, liveOutputBytes: 0, chunks: 1 },
+      { promptTextBytes: 6, outputJsonBytes: 0, liveOutputBytes: 0, chunks: 2 },
+      { promptTextBytes: 6, outputJsonBytes: 8, liveOutputBytes: 0, chunks: 3 },
+      { promptTextBytes: 6, outputJsonBytes: 12, liveOutputBytes: 0, chunks: 4 },
     ]);
     expect((server.calls[0]!.request as ExecuteToolRequest).options?.streamChunkSize).toBe(4);
   });

@@ -26,7 +26,7 @@ import type { CallOptions } from "./call-options.js";
 import { UnaryRpcBase, unaryRpc, type UnaryRpc } from "./rpc-methods.js";
 import { finalizeViolationsFrom } from "./status-details.js";
 import { isServiceError, ToolsProtocolError, ToolsRpcError } from "./errors.js";
-import { StreamAssembler, type StreamProgress } from "./stream-assembler.js";
+import { LIVE_OUTPUT_HEADER, StreamAssembler, type LiveOutputListener, type StreamProgress } from "./stream-assembler.js";
 import { successResult, type ToolCallResult, type ToolOutput } from "./tool-result.js";
 
 /** TLS settings; `true` means TLS with the system's root certificates. */
@@ -74,6 +74,13 @@ export interface ExecuteOptions extends CallOptions, DeepPartial<ExecutionOption
 export interface ExecuteStreamOptions extends ExecuteOptions {
   /** Called after every data chunk with the bytes received so far per kind. */
   onProgress?: (progress: StreamProgress) => void;
+  /**
+   * Asks for live output (sends `x-grok-live-output: 1`) and receives it while the tool runs: a
+   * command's raw stdout/stderr bytes as printed, with their offset in the live stream. A preview
+   * only: the resolved result's promptText is the authoritative text (it may be truncated, carry
+   * reminders or a footer, and a slow reader may see a drop marker in the live bytes).
+   */
+  onOutput?: LiveOutputListener;
 }
 
 function rpcName(path: string): string {
@@ -131,12 +138,13 @@ export class ToolsClient extends UnaryRpcBase {
 
   /**
    * Runs a tool over ExecuteToolStream and reassembles the chunks into the same result as
-   * executeTool. Rejects with ToolsProtocolError when chunks are not contiguous, the sizes in the
+   * executeTool; with `onOutput`, live output arrives there while the tool runs. Rejects with ToolsProtocolError when chunks are not contiguous, the sizes in the
    * final result do not match, or the stream ends without a final result.
    */
   async executeToolStream<TOutput = ToolOutput>(name: string, input: unknown, options: ExecuteStreamOptions = {}): Promise<ToolCallResult<TOutput>> {
-    const assembler = new StreamAssembler(name, options.onProgress);
-    for await (const chunk of this.rawExecuteToolStream(this.executeRequest(name, input, options), options)) {
+    const assembler = new StreamAssembler(name, options.onProgress, options.onOutput);
+    const callOptions = options.onOutput ? { ...options, metadata: { ...options.metadata, [LIVE_OUTPUT_HEADER]: "1" } } : options;
+    for await (const chunk of this.rawExecuteToolStream(this.executeRequest(name, input, options), callOptions)) {
       assembler.push(chunk);
     }
     return assembler.finish() as ToolCallResult<TOutput>;

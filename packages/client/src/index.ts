@@ -5,8 +5,8 @@
 export { createToolsClient, ToolsClient } from "./client.js";
 export type { CallOptions, ExecuteOptions, ExecuteStreamOptions, FinalizeResult, ToolsClientOptions, ToolsClientTls } from "./client.js";
 export type { ToolCallResult, ToolCallSuccess, ToolCallFailure, ToolOutput } from "./tool-result.js";
-export { StreamAssembler } from "./stream-assembler.js";
-export type { StreamProgress } from "./stream-assembler.js";
+export { LIVE_OUTPUT_HEADER, StreamAssembler } from "./stream-assembler.js";
+export type { LiveOutputListener, StreamProgress } from "./stream-assembler.js";
 export { ToolsRpcError, ToolsProtocolError, isToolsRpcError } from "./errors.js";
 export { DEFAULT_ADDRESS, toGrpcTarget } from "./address.js";
 export { spawnServer, findServerCommand, SERVER_COMMAND } from "./spawn-server.js";

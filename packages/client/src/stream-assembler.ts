@@ -1,5 +1,7 @@
 // Reassembles an ExecuteToolStream: checks that each kind's chunks are contiguous, that the
-// final result's sizes match what arrived, and decodes the bytes as UTF-8. No I/O here.
+// final result's sizes match what arrived, and decodes the bytes as UTF-8. Live output
+// (STREAM_DATA_KIND_UNSPECIFIED chunks, issue 20) is checked the same way and handed to a
+// callback, never mixed into the result: the prompt_text chunks are authoritative. No I/O here.
 import { StreamDataKind, type ToolStreamChunk } from "@grok-tools/proto";
 import { ToolsProtocolError } from "./errors.js";
 import { successResult, type ToolCallResult } from "./tool-result.js";
@@ -8,8 +10,16 @@ import { successResult, type ToolCallResult } from "./tool-result.js";
 export interface StreamProgress {
   promptTextBytes: number;
   outputJsonBytes: number;
+  /** Live output bytes received (preview only, not part of the result). */
+  liveOutputBytes: number;
   chunks: number;
 }
+
+/** Receives each chunk of live output with its byte offset in the live stream. */
+export type LiveOutputListener = (data: Uint8Array, offset: number) => void;
+
+/** The request header (value `1`) that asks the server for live output on ExecuteToolStream. */
+export const LIVE_OUTPUT_HEADER = "x-grok-live-output";
 
 type Part = { bytes: number; buffers: Buffer[] };
 
@@ -25,6 +35,9 @@ const KIND_NAMES: Record<number, string> = {
 export class StreamAssembler {
   private readonly prompt: Part = { bytes: 0, buffers: [] };
   private readonly output: Part = { bytes: 0, buffers: [] };
+  private liveBytes = 0;
+  /** The result's own chunks have begun; live output must come before them. */
+  private resultStarted = false;
   private chunks = 0;
   private callId = "";
   private result: ToolCallResult | undefined;
@@ -32,6 +45,7 @@ export class StreamAssembler {
   constructor(
     private readonly toolName: string,
     private readonly onProgress?: (progress: StreamProgress) => void,
+    private readonly onOutput?: LiveOutputListener,
   ) {}
 
   /** Adds one chunk of the stream. */
@@ -42,6 +56,11 @@ export class StreamAssembler {
     if (!body) throw new ToolsProtocolError(`ExecuteToolStream for ${this.toolName} sent a chunk with neither data nor a final result.`);
     if (body.$case === "data") {
       const { kind, data, offset } = body.value;
+      if (kind === StreamDataKind.STREAM_DATA_KIND_UNSPECIFIED) {
+        this.pushLive(data, offset);
+        return;
+      }
+      this.resultStarted = true;
       const part = this.partFor(kind);
       const name = KIND_NAMES[kind]!;
       if (offset !== part.bytes) {
@@ -52,7 +71,7 @@ export class StreamAssembler {
       part.buffers.push(Buffer.from(data));
       part.bytes += data.length;
       this.chunks += 1;
-      this.onProgress?.({ promptTextBytes: this.prompt.bytes, outputJsonBytes: this.output.bytes, chunks: this.chunks });
+      this.progress();
       return;
     }
     const final = body.value;
@@ -76,6 +95,25 @@ export class StreamAssembler {
       );
     }
     return this.result;
+  }
+
+  private pushLive(data: Uint8Array, offset: number): void {
+    if (this.resultStarted) {
+      throw new ToolsProtocolError(`ExecuteToolStream for ${this.toolName} sent live output after the result's chunks had begun.`);
+    }
+    if (offset !== this.liveBytes) {
+      throw new ToolsProtocolError(
+        `ExecuteToolStream for ${this.toolName}: live output chunk at byte offset ${offset}, expected ${this.liveBytes} (chunks are missing, repeated or out of order).`,
+      );
+    }
+    this.liveBytes += data.length;
+    this.chunks += 1;
+    this.onOutput?.(data, offset);
+    this.progress();
+  }
+
+  private progress(): void {
+    this.onProgress?.({ promptTextBytes: this.prompt.bytes, outputJsonBytes: this.output.bytes, liveOutputBytes: this.liveBytes, chunks: this.chunks });
   }
 
   private partFor(kind: StreamDataKind): Part {

@@ -4,7 +4,7 @@
  * Exit codes: 0 stopped by a signal (or --help/--version), 1 could not start or failed (address in
  * use, state folder held by another server), 2 usage (a bad flag, or a file or folder it names).
  */
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { format } from "node:util";
@@ -57,6 +57,7 @@ interface ServerFlags {
   tlsClientCa?: string;
   insecure: boolean;
   logLevel: string;
+  liveOutputBufferBytes?: number;
 }
 
 /**
@@ -90,6 +91,11 @@ export async function main(argv: string[]): Promise<void> {
     .option("--tls-key <file>", "TLS private key (PEM)")
     .option("--tls-client-ca <file>", "require client certificates signed by this CA (mTLS)")
     .option("--insecure", "allow a non-loopback address without a token or TLS", false)
+    .addOption(
+      new Option("--live-output-buffer-bytes <n>", "live output queued per streaming call for a slow client before head+tail dropping").argParser(
+        parseBufferBytes,
+      ),
+    )
     .addOption(new Option("--log-level <level>", "log level").choices(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"))
     .exitOverride()
     .showHelpAfterError("(run grok-tools-server --help for the flags)");
@@ -181,6 +187,7 @@ export async function main(argv: string[]): Promise<void> {
       ...(tls ? { tls } : {}),
       log,
       version: serverVersion,
+      ...(opts.liveOutputBufferBytes === undefined ? {} : { liveOutputBufferBytes: opts.liveOutputBufferBytes }),
     });
   } catch (error) {
     if (error instanceof ServerSetupError) usage(error.message);
@@ -204,6 +211,13 @@ export async function main(argv: string[]): Promise<void> {
   log.info({ address, workspace, stateDir: server.session.stateDir, fsScope: opts.fsScope }, "grok-tools-server ready");
   process.stdout.write(`${JSON.stringify({ event: "listening", address })}\n`);
   stopper.serving = true;
+}
+
+/** `--live-output-buffer-bytes`: a whole number of bytes, at least 64 KiB (room for a head, a marker and a tail). */
+function parseBufferBytes(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 65536) throw new InvalidArgumentError("expected a whole number of bytes, at least 65536");
+  return n;
 }
 
 function readFlagFile(flag: string, file: string): Buffer {

@@ -56,6 +56,11 @@ export interface ToolsServerOptions {
    * client's default receive limit). An ExecuteTool result that would not fit answers an error instead.
    */
   maxMessageBytes?: number;
+  /**
+   * Live output (issue 20) queued per ExecuteToolStream call while the client reads slowly; past it
+   * the middle is dropped with a marker (default 8 MiB).
+   */
+  liveOutputBufferBytes?: number;
 }
 
 /** A running (or ready to run) tools server. */
@@ -133,7 +138,17 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     }
     return dialed.status;
   };
-  server.addService(GrokToolsServiceService, createToolsService({ sessionFor: () => session, admit, log, connectCallback, maxMessageBytes }));
+  server.addService(
+    GrokToolsServiceService,
+    createToolsService({
+      sessionFor: () => session,
+      admit,
+      log,
+      connectCallback,
+      maxMessageBytes,
+      ...(options.liveOutputBufferBytes === undefined ? {} : { liveOutputBufferBytes: options.liveOutputBufferBytes }),
+    }),
+  );
   // Standard tooling (grpc_health_probe, grpcurl, Postman) works without our proto file (decision D5).
   const health = addHealthAndReflection(server);
 

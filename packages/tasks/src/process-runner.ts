@@ -57,8 +57,8 @@ export interface SpawnCommandOptions {
   isolation?: ProcessIsolation;
   /** `bash` (default) or an absolute path; zsh gets `-o nonomatch`. */
   shell?: string;
-  /** Called after each chunk of output. */
-  onOutput?: () => void;
+  /** Called with each chunk of output as it is read (stdout and stderr merged), e.g. to stream it live. */
+  onOutput?: (chunk: Buffer) => void;
   onOutputLimit?: () => void;
   /**
    * The session's pre-started isolated launcher: used when it matches this isolation and
@@ -243,7 +243,7 @@ export class RunningProcess {
           limitHit = true;
           options.onOutputLimit?.();
         }
-        options.onOutput?.();
+        options.onOutput?.(chunk);
       });
       pipe.on("close", () => resolve());
       pipe.on("error", () => resolve());

@@ -84,6 +84,8 @@ export interface CommandSpec {
   outputKillBytes?: number;
   /** Aborting ends the call: a queued command leaves the queue, a foreground one is killed. */
   signal?: AbortSignal;
+  /** Receives each chunk of output as it is read (live output of a streaming call); must not throw. */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 /** A foreground run's options. */
@@ -542,6 +544,7 @@ export class TaskManager {
         ...(spec.logCapBytes !== undefined ? { logCapBytes: spec.logCapBytes } : {}),
         ...(spec.outputKillBytes !== undefined ? { outputKillBytes: spec.outputKillBytes } : {}),
         onOutputLimit: () => void holder.task?.kill("output_limit"),
+        ...(spec.onOutput ? { onOutput: spec.onOutput } : {}),
         // Foreground calls are the latency-sensitive ones; background ones spawn cold.
         ...(background ? {} : { launcher: this.#spare }),
       });

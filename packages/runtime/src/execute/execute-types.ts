@@ -19,6 +19,11 @@ export interface ExecuteRequest {
   signal?: AbortSignal;
   /** Receives partial output while the tool runs (streaming callers). */
   onPartial?: (partial: PartialOutput) => void;
+  /**
+   * Receives the tool's live output (`ctx.emitOutput`) while the call runs; never called after the
+   * call's outcome is known. Must not throw or block: buffer and cap on the caller's side.
+   */
+  onOutput?: (chunk: Uint8Array) => void;
 }
 
 /** `ExecutionMetadata`. */

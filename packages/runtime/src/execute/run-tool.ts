@@ -167,16 +167,49 @@ async function invoke(session: CallHost, tool: FinalizedTool, input: Record<stri
     );
   });
   deadline.catch(() => undefined);
-  const ctx = createContext(session, tool, request, controller.signal);
+  const live = liveOutput(session, request);
+  const ctx = createContext(session, tool, request, controller.signal, live);
   try {
     return await Promise.race([tool.definition.execute(input as never, ctx), deadline]);
   } finally {
+    // A command moved to the background keeps printing; its output is no longer this call's.
+    live.close();
     if (timer) clearTimeout(timer);
     request.signal?.removeEventListener("abort", onAbort);
   }
 }
 
-function createContext(session: CallHost, tool: FinalizedTool, request: CallRequest, signal: AbortSignal): ToolContext<unknown> {
+/** The call's live-output sink: forwards to `request.onOutput` until closed, swallowing its errors. */
+function liveOutput(session: CallHost, request: CallRequest): { emit(chunk: string | Uint8Array): void; readonly listening: boolean; close(): void } {
+  let open = request.onOutput !== undefined;
+  return {
+    get listening() {
+      return open;
+    },
+    emit(chunk) {
+      if (!open) return;
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+      if (bytes.length === 0) return;
+      try {
+        request.onOutput!(bytes);
+      } catch (error) {
+        open = false;
+        session.log.warn({ err: error, callId: request.callId }, "live output listener failed; live output stopped for this call");
+      }
+    },
+    close() {
+      open = false;
+    },
+  };
+}
+
+function createContext(
+  session: CallHost,
+  tool: FinalizedTool,
+  request: CallRequest,
+  signal: AbortSignal,
+  live: ReturnType<typeof liveOutput>,
+): ToolContext<unknown> {
   const toolset = session.toolset!;
   const names: NameLookup = {
     self: tool.clientName,
@@ -200,6 +233,10 @@ function createContext(session: CallHost, tool: FinalizedTool, request: CallRequ
     toolset,
     session,
     emit: (partial) => request.onPartial?.(partial),
+    emitOutput: (chunk) => live.emit(chunk),
+    get liveOutput() {
+      return live.listening;
+    },
     notify: (notification) => session.notify(notification),
     log,
   };

@@ -80,8 +80,19 @@ export interface ToolContext<P = unknown> {
   /** The finalized toolset this call runs in. */
   readonly toolset: ToolsetView;
   readonly session: SessionHandle;
-  /** Pushes partial output to a streaming caller; a no-op for unary calls. */
+  /** Pushes partial output to a streaming caller; a no-op for unary calls. Prefer {@link ToolContext.emitOutput}. */
   emit(partial: PartialOutput): void;
+  /**
+   * The live-output hook (issue 20): hands the caller output as the tool produces it, e.g. a
+   * command's stdout and stderr bytes in the order they were read, while the call still runs.
+   * Live output is a preview, never part of the result: the result's prompt text stays
+   * authoritative (it may be truncated, carry reminders or differ entirely). A string is sent as
+   * UTF-8. Never throws and never blocks: the host caps what a slow caller has not read yet. A
+   * no-op when nobody listens (unary calls, streams that did not ask) and once the call returned.
+   */
+  emitOutput(chunk: string | Uint8Array): void;
+  /** Whether {@link ToolContext.emitOutput} reaches a listener (lets a tool skip work; calling it anyway is fine). */
+  readonly liveOutput: boolean;
   /** Sends a notification to the host, when one is connected. */
   notify(notification: ToolNotification): void;
   readonly log: Logger;

@@ -16,9 +16,11 @@ import {
 } from "@grok-tools/proto";
 import { chunkUtf8, describeTool, describeTools, validateStreamChunkSize, violationSummary, type Session } from "@grok-tools/runtime/host";
 import { type Logger } from "@grok-tools/runtime";
+import { uuidV7 } from "@grok-tools/runtime/helpers";
 import { categoryName, fromExecuteRequest, fromTruncationConfig, toExecuteResponse, toMetadata, toProtoError, toToolInfo, toViolation } from "./to-proto.js";
 import { grpcError, statusFor, unaryHandler } from "./unary-handler.js";
 import { fitResult } from "./oversized-result.js";
+import { DEFAULT_LIVE_OUTPUT_BUFFER_BYTES, LIVE_OUTPUT_HEADER, LiveOutputWriter } from "./live-output.js";
 import { createDeprecatedHandlers } from "./deprecated-rpcs.js";
 
 /** What the service needs from its server. */
@@ -32,6 +34,8 @@ export interface ToolsServiceContext {
   connectCallback?(session: Session, address: string, secret: string | undefined, sessionId: string | undefined): Promise<CallbackStatus>;
   /** The server's message size limit (default MAX_MESSAGE_BYTES): larger ExecuteTool results answer an error. */
   maxMessageBytes?: number;
+  /** Live output queued per ExecuteToolStream call for a slow client before head+tail dropping (default 8 MiB). */
+  liveOutputBufferBytes?: number;
 }
 
 /** Builds the service implementation. */
@@ -120,7 +124,10 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
   return service;
 }
 
-/** ExecuteToolStream per decision D6: prompt_text chunks, output_json chunks, then the final result. */
+/**
+ * ExecuteToolStream per decision D6: prompt_text chunks, output_json chunks, then the final result;
+ * with the live-output header, the tool's live output first, as it is produced (issue 20).
+ */
 async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStream<ExecuteToolRequest, ToolStreamChunk>): Promise<void> {
   try {
     ctx.admit(call.metadata);
@@ -128,8 +135,31 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
     const chunkSize = validateStreamChunkSize(req.options?.streamChunkSize);
     if (!chunkSize.ok) throw grpcError(GrpcStatus.INVALID_ARGUMENT, chunkSize.message);
     const controller = new AbortController();
-    call.on("cancelled", () => controller.abort(new Error("cancelled")));
-    const outcome = await ctx.sessionFor(call.metadata).execute(fromExecuteRequest(req, controller.signal));
+    // Known before the call runs, so that live chunks carry the id the final result will.
+    const requestCallId = req.callId || uuidV7();
+    const live = wantsLiveOutput(call.metadata)
+      ? new LiveOutputWriter(
+          { write: (chunk) => call.write(chunk), onceDrain: (resume) => call.once("drain", resume) },
+          requestCallId,
+          chunkSize.size,
+          ctx.liveOutputBufferBytes ?? DEFAULT_LIVE_OUTPUT_BUFFER_BYTES,
+        )
+      : undefined;
+    call.on("cancelled", () => {
+      live?.abandon();
+      controller.abort(new Error("cancelled"));
+    });
+    const outcome = await ctx.sessionFor(call.metadata).execute({
+      ...fromExecuteRequest(req, controller.signal),
+      callId: requestCallId,
+      ...(live ? { onOutput: (bytes: Uint8Array) => live.push(bytes) } : {}),
+    });
+    if (call.cancelled) return;
+    // Live output first, all of it (or its head+tail), then the result as in the chunked form.
+    if (live) {
+      await live.close();
+      if (live.droppedBytes > 0) ctx.log.info({ callId: requestCallId, droppedBytes: live.droppedBytes }, "live output dropped for a slow client");
+    }
     if (call.cancelled) return;
     const callId = outcome.callId;
     if (!outcome.ok) {
@@ -186,11 +216,24 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
   }
 }
 
+/** Whether the call asked for live output (`x-grok-live-output: 1`, or `true`). */
+function wantsLiveOutput(metadata: Metadata): boolean {
+  const value = metadata.get(LIVE_OUTPUT_HEADER)[0];
+  return typeof value === "string" && (value === "1" || value.toLowerCase() === "true");
+}
+
 /** Writes one message, waiting for drain so a large result never piles up in memory. */
 function write(call: ServerWritableStream<ExecuteToolRequest, ToolStreamChunk>, chunk: ToolStreamChunk): Promise<void> {
   return new Promise((resolve) => {
-    if (call.write(chunk)) resolve();
-    else call.once("drain", resolve);
+    if (call.write(chunk)) return resolve();
+    // A cancelled call never drains: without this, the handler would wait forever.
+    const done = () => {
+      call.off("drain", done);
+      call.off("cancelled", done);
+      resolve();
+    };
+    call.once("drain", done);
+    call.once("cancelled", done);
   });
 }
 

@@ -130,6 +130,8 @@ export async function runTerminalCommand(input: BashInput, ctx: ToolContext<Bash
       timeoutMs,
       ...(autoBackgroundEnabled(params) ? { autoBackground: { budgetMs: foregroundBlockBudgetMs(params) } } : {}),
       signal: ctx.signal,
+      // Live output for a streaming caller (issue 20): the raw bytes as read; the prompt text below stays the result.
+      ...(ctx.liveOutput ? { onOutput: (chunk: Buffer) => ctx.emitOutput(chunk) } : {}),
     })
     .catch(failed);
 
