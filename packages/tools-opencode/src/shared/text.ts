@@ -8,7 +8,6 @@ export const SOFT_WRAP_WIDTH_CHARS = 2000;
 
 const HAS_CONTROL = /[\u001b\u009b]/;
 // CSI sequences, OSC sequences (BEL or ST terminated) and two-character escapes.
-// eslint-disable-next-line no-control-regex
 const ESCAPES = /[\u001b\u009b][[\]()#;?]*(?:(?:(?:[a-zA-Z\d]*(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\u0007)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~]))/g;
 
 /** The text without ANSI escape sequences. */
