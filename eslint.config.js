@@ -99,6 +99,8 @@ export default [
             // Vendor-style namespace packages (tools-opencode, tools-hashline, vendor-example): the runtime and the supervisor only.
             { sourceTag: "type:vendor", onlyDependOnLibsWithTags: ["type:runtime", "type:tasks"] },
             { sourceTag: "type:server", onlyDependOnLibsWithTags: ["type:proto", "type:runtime", "type:tasks", "type:tools", "type:vendor"] },
+            // examples/vendor-namespace: its tests start the real server and call it with the client (its src is limited below).
+            { sourceTag: "type:example", onlyDependOnLibsWithTags: ["type:runtime", "type:tasks", "type:server", "type:client", "type:proto"] },
             { sourceTag: "type:client", onlyDependOnLibsWithTags: ["type:proto"] },
             // Root test projects (test/reliability) exercise every package from outside.
             { sourceTag: "type:test", onlyDependOnLibsWithTags: ["*"] },
@@ -121,7 +123,7 @@ export default [
   // tool package, the server, a runtime-internal path, or a file outside the package. Their tests may also
   // use the runtime's /host and /testing entries.
   {
-    files: ["packages/tools-opencode/src/**/*.ts", "packages/tools-hashline/src/**/*.ts"],
+    files: ["packages/tools-opencode/src/**/*.ts", "packages/tools-hashline/src/**/*.ts", "examples/vendor-namespace/src/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [VENDOR_ONLY_PUBLIC_ENTRIES] }] },
   },
