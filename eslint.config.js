@@ -43,7 +43,15 @@ const OTHER_TOOL = {
 const VENDOR_ENTRY_MESSAGE =
   "A vendor namespace package imports only @grok-tools/runtime's public entries (/, /fs, /helpers) and @grok-tools/tasks; improve the public runtime API instead of reaching inside.";
 const VENDOR_ONLY_PUBLIC_ENTRIES = {
-  group: ["@grok-tools/**", "!@grok-tools/runtime", "!@grok-tools/runtime/fs", "!@grok-tools/runtime/helpers", "!@grok-tools/tasks", "../../../**", "**/runtime/src/**"],
+  group: [
+    "@grok-tools/**",
+    "!@grok-tools/runtime",
+    "!@grok-tools/runtime/fs",
+    "!@grok-tools/runtime/helpers",
+    "!@grok-tools/tasks",
+    "../../../**",
+    "**/runtime/src/**",
+  ],
   message: VENDOR_ENTRY_MESSAGE,
 };
 const VENDOR_TEST_ENTRIES = {

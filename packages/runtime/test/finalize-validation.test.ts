@@ -329,7 +329,15 @@ describe("toolset rules run once per id", () => {
     const { defineToolsetRule } = await import("../src/index.js");
     const rule = (from: string) =>
       defineToolsetRule({ id: "shared_boundary", check: (t) => (t.hasTool("A:a") && t.hasTool("B:b") ? [{ message: `A and B do not mix (${from})` }] : []) });
-    const tool = (id: string) => defineTool({ id, kind: "other", description: id, input: Type.Object({}), output: Type.Object({ type: Type.Literal("X") }), execute: async () => ({ output: { type: "X" as const }, promptText: "" }) });
+    const tool = (id: string) =>
+      defineTool({
+        id,
+        kind: "other",
+        description: id,
+        input: Type.Object({}),
+        output: Type.Object({ type: Type.Literal("X") }),
+        execute: async () => ({ output: { type: "X" as const }, promptText: "" }),
+      });
     const a = defineNamespace({ name: "A", apiVersion: 1, tools: [tool("a")], toolsetRules: [rule("A")] });
     const b = defineNamespace({ name: "B", apiVersion: 1, tools: [tool("b")], toolsetRules: [rule("B")] });
     const s = new Session({ registry: ToolRegistry.of([a, b]), workspace: dirs.workspace, stateDir: dirs.stateDir });

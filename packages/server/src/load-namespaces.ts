@@ -61,11 +61,15 @@ export async function loadNamespaces(specifiers: readonly string[], fromDir: str
       );
     }
     if (taken.has(candidate.name)) {
-      throw new Error(`Package "${specifier}" declares namespace "${candidate.name}", which the server already provides. Give the namespace a name of its own.`);
+      throw new Error(
+        `Package "${specifier}" declares namespace "${candidate.name}", which the server already provides. Give the namespace a name of its own.`,
+      );
     }
     const earlier = declaredBy.get(candidate.name);
     if (earlier !== undefined) {
-      throw new Error(`Package "${specifier}" declares namespace "${candidate.name}", which package "${earlier}" already declares. Load only one of them, or rename one namespace.`);
+      throw new Error(
+        `Package "${specifier}" declares namespace "${candidate.name}", which package "${earlier}" already declares. Load only one of them, or rename one namespace.`,
+      );
     }
     declaredBy.set(candidate.name, specifier);
     namespaces.push(candidate);

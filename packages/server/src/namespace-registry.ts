@@ -26,9 +26,11 @@ export function buildRegistry(builtin: readonly NamespaceDefinition[], vendor: r
     }
     const problems = namespaceProblems(ns);
     if (problems.length > 0) throw new NamespaceRegistrationError(`${label} (namespace "${ns.name}") is invalid: ${problems.join("; ")}`);
-    if (builtinNames.has(ns.name)) throw new NamespaceRegistrationError(`${label} (namespace "${ns.name}") has the name of a built-in namespace; give it a name of its own`);
+    if (builtinNames.has(ns.name))
+      throw new NamespaceRegistrationError(`${label} (namespace "${ns.name}") has the name of a built-in namespace; give it a name of its own`);
     const earlier = seen.get(ns.name);
-    if (earlier !== undefined) throw new NamespaceRegistrationError(`${label} (namespace "${ns.name}") has the same name as namespaces[${earlier}]; register each namespace once`);
+    if (earlier !== undefined)
+      throw new NamespaceRegistrationError(`${label} (namespace "${ns.name}") has the same name as namespaces[${earlier}]; register each namespace once`);
     seen.set(ns.name, index);
   });
   return ToolRegistry.of([...builtin, ...vendor]);

@@ -72,7 +72,9 @@ describe("--namespace refuses a bad package with its name and the reason", () =>
     installPackage(app, "@acme/needs-dep", `import "@acme/left-pad";\n${namespaceCode("Acme")}`);
     const { code, stderr } = await refusedStart(app, ["@acme/needs-dep"]);
     expect(code).toBe(EXIT_USAGE);
-    expect(stderr).toMatch(/^grok-tools-server: error: Cannot load namespace package "@acme\/needs-dep": Cannot find package '@acme\/left-pad' imported from .*index\.js\n$/);
+    expect(stderr).toMatch(
+      /^grok-tools-server: error: Cannot load namespace package "@acme\/needs-dep": Cannot find package '@acme\/left-pad' imported from .*index\.js\n$/,
+    );
   });
 
   it("a namespace name the server already has", async () => {
@@ -126,12 +128,18 @@ describe("createToolsServer({ namespaces }) refuses a bad namespace", () => {
 
   it("one name twice", () => {
     const acme = defineNamespace({ name: "Acme", apiVersion: 1, tools: [pong] });
-    expect(start([acme, defineNamespace({ name: "Acme", apiVersion: 1, tools: [pong] })])).toThrow('namespaces[1] (namespace "Acme") has the same name as namespaces[0]; register each namespace once');
+    expect(start([acme, defineNamespace({ name: "Acme", apiVersion: 1, tools: [pong] })])).toThrow(
+      'namespaces[1] (namespace "Acme") has the same name as namespaces[0]; register each namespace once',
+    );
   });
 
   it("a good one is served", async () => {
     const dir = tempDir("grok-ns-");
-    const server = createToolsServer({ workspace: dir, stateDir: path.join(dir, ".state"), namespaces: [defineNamespace({ name: "Acme", apiVersion: 1, tools: [pong] })] });
+    const server = createToolsServer({
+      workspace: dir,
+      stateDir: path.join(dir, ".state"),
+      namespaces: [defineNamespace({ name: "Acme", apiVersion: 1, tools: [pong] })],
+    });
     servers.push(server);
     const client = new GrokToolsServiceClient(await server.listen("127.0.0.1:0"), credentials.createInsecure());
     try {
@@ -159,13 +167,19 @@ describe("OpenCode and GrokBuildHashline ship with the server", () => {
     const rpc = <T>(invoke: (cb: (e: ServiceError | null, r: T) => void) => void) => new Promise<T>((res, rej) => invoke((e, r) => (e ? rej(e) : res(r))));
     try {
       const conflict = await rpc<{ success: boolean; message: string }>((cb) =>
-        client.finalizeToolConfigRequest(FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "GrokBuild:read_file" }, { id: "GrokBuildHashline:hashline_edit" }] }), cb),
+        client.finalizeToolConfigRequest(
+          FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "GrokBuild:read_file" }, { id: "GrokBuildHashline:hashline_edit" }] }),
+          cb,
+        ),
       ).catch((e: ServiceError) => ({ success: false, message: e.details }));
       expect(conflict.success).toBe(false);
       expect(conflict.message.match(/mixed standard and hashline file tools are not allowed/g)).toHaveLength(1);
 
       const fin = await rpc<{ success: boolean; message: string }>((cb) =>
-        client.finalizeToolConfigRequest(FinalizeToolServerConfigRequest.fromPartial({ tools: ["bash", "read", "edit", "todowrite"].map((t) => ({ id: `OpenCode:${t}` })) }), cb),
+        client.finalizeToolConfigRequest(
+          FinalizeToolServerConfigRequest.fromPartial({ tools: ["bash", "read", "edit", "todowrite"].map((t) => ({ id: `OpenCode:${t}` })) }),
+          cb,
+        ),
       );
       expect(fin).toMatchObject({ success: true });
       const exec = (toolName: string, input: unknown) =>
@@ -173,7 +187,9 @@ describe("OpenCode and GrokBuildHashline ship with the server", () => {
       const read = await exec("read", { filePath: "a.txt" });
       expect(read.result).toMatchObject({
         $case: "success",
-        value: { promptText: `<path>${await realpathOf(dir)}/a.txt</path>\n<type>file</type>\n<content>1: alpha\n2: beta\n\n(End of file - total 2 lines)\n</content>` },
+        value: {
+          promptText: `<path>${await realpathOf(dir)}/a.txt</path>\n<type>file</type>\n<content>1: alpha\n2: beta\n\n(End of file - total 2 lines)\n</content>`,
+        },
       });
       const bash = await exec("bash", { command: "printf hi", description: "Say hi" });
       expect(bash.result).toMatchObject({ $case: "success", value: { promptText: "hi" } });

@@ -20,7 +20,10 @@ export const wordCount = defineTool({
     } catch (error) {
       if (ToolError.is(error)) throw error;
       if (errnoCode(error) === "ENOENT") {
-        throw new ToolError(ErrorCode.FILE_NOT_FOUND, `File not found: ${input.path}`, { filePath: input.path, suggestion: "Check the path; it is relative to the workspace." });
+        throw new ToolError(ErrorCode.FILE_NOT_FOUND, `File not found: ${input.path}`, {
+          filePath: input.path,
+          suggestion: "Check the path; it is relative to the workspace.",
+        });
       }
       throw new ToolError(ErrorCode.EXECUTION_FAILED, `Cannot read ${input.path}: ${(error as Error).message}`, { filePath: input.path });
     }

@@ -106,7 +106,11 @@ function resolveAnchor(raw: string, lines: readonly string[], scheme: AnchorSche
   const parsed = parseAnchor(text) ?? recoverBySuffix(scheme, text, lines);
   if (parsed === undefined) {
     const { format, example } = formatHint(scheme);
-    throw new Refused({ kind: "invalid_input", message: `Malformed anchor: "${text}". Expected format: "${format}" (e.g. "${example}").`, requestedAnchor: text });
+    throw new Refused({
+      kind: "invalid_input",
+      message: `Malformed anchor: "${text}". Expected format: "${format}" (e.g. "${example}").`,
+      requestedAnchor: text,
+    });
   }
   const validation = scheme.validate(parsed, lines);
   if (validation === "valid") return parsed.line - 1;
@@ -142,7 +146,8 @@ function resolveOp(op: HashlineOp, index: number, lines: readonly string[], sche
   if (op.op === "write") {
     throw new Refused({
       kind: "invalid_input",
-      message: "Write op must be the only operation in a batch. Either use write alone (to replace the entire file) or use replace/insert_after ops without write.",
+      message:
+        "Write op must be the only operation in a batch. Either use write alone (to replace the entire file) or use replace/insert_after ops without write.",
     });
   }
   if (op.op === "replace") {
@@ -150,7 +155,12 @@ function resolveOp(op: HashlineOp, index: number, lines: readonly string[], sche
     let end = start + 1;
     if (op.end_anchor !== undefined && op.end_anchor !== null) {
       const last = resolveAnchor(op.end_anchor, lines, scheme);
-      if (last < start) throw new Refused({ kind: "invalid_input", message: `end_anchor line ${last + 1} is before start anchor line ${start + 1}.`, requestedAnchor: op.end_anchor });
+      if (last < start)
+        throw new Refused({
+          kind: "invalid_input",
+          message: `end_anchor line ${last + 1} is before start anchor line ${start + 1}.`,
+          requestedAnchor: op.end_anchor,
+        });
       end = last + 1;
     }
     const prefixed = anchorPrefixLine(op.content);
@@ -175,7 +185,8 @@ function describe(r: Resolved): string {
 function checkOverlaps(ops: readonly Resolved[]): void {
   const ranges = ops.filter((o) => o.start !== o.end).sort((a, b) => a.start - b.start);
   for (let i = 1; i < ranges.length; i++) {
-    if (ranges[i - 1]!.end > ranges[i]!.start) throw new Refused({ kind: "overlapping_edits", message: `Overlapping edits: ${describe(ranges[i - 1]!)} and ${describe(ranges[i]!)}.` });
+    if (ranges[i - 1]!.end > ranges[i]!.start)
+      throw new Refused({ kind: "overlapping_edits", message: `Overlapping edits: ${describe(ranges[i - 1]!)} and ${describe(ranges[i]!)}.` });
   }
   for (const ins of ops.filter((o) => o.start === o.end)) {
     const hit = ranges.find((r) => r.start <= ins.start && ins.start < r.end);
@@ -216,7 +227,11 @@ function snippetOf(newText: string, regions: readonly [number, number][], total:
 }
 
 /** Applies a batch to `content`, or says why not. */
-export function applyEdits(content: string, ops: readonly HashlineOp[], scheme: AnchorScheme): { ok: true; value: EditSuccess } | { ok: false; failure: EditFailure } {
+export function applyEdits(
+  content: string,
+  ops: readonly HashlineOp[],
+  scheme: AnchorScheme,
+): { ok: true; value: EditSuccess } | { ok: false; failure: EditFailure } {
   try {
     return { ok: true, value: apply(content, ops, scheme) };
   } catch (error) {
@@ -254,7 +269,10 @@ function apply(content: string, ops: readonly HashlineOp[], scheme: AnchorScheme
     checkOverlaps(resolved);
   } catch (error) {
     if (error instanceof Refused && ops.length > 1) {
-      throw new Refused({ ...error.failure, message: `${error.failure.message}\n\nThis batch contained ${ops.length} edits. Because of the overlap, none were applied. Fix the overlapping ranges and retry all edits.` });
+      throw new Refused({
+        ...error.failure,
+        message: `${error.failure.message}\n\nThis batch contained ${ops.length} edits. Because of the overlap, none were applied. Fix the overlapping ranges and retry all edits.`,
+      });
     }
     throw error;
   }

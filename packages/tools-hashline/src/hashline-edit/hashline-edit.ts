@@ -64,7 +64,10 @@ function detailsOf(old: string, regions: readonly RegionDetail[], newText: strin
 }
 
 async function runEdit(input: HashlineEditInput, ctx: ToolContext) {
-  if (input.edits.length === 0) throw variantError("SearchReplace", "InvalidInput", ErrorCode.INVALID_INPUT, "No edit operations provided.", { suggestion: "Send at least one operation in edits." });
+  if (input.edits.length === 0)
+    throw variantError("SearchReplace", "InvalidInput", ErrorCode.INVALID_INPUT, "No edit operations provided.", {
+      suggestion: "Send at least one operation in edits.",
+    });
   const scheme = schemeOf(ctx.params as HashlineSchemeParams);
   const absolute = resolveModelPath(ctx.cwd, input.file_path);
   const lockKey = await resolveForCreate(absolute).catch(() => absolute);
@@ -89,7 +92,14 @@ async function runEdit(input: HashlineEditInput, ctx: ToolContext) {
       const code = errnoCode(error) === "EACCES" || errnoCode(error) === "EPERM" ? ErrorCode.PERMISSION_DENIED : ErrorCode.EXECUTION_FAILED;
       throw new ToolError(code, `Edits validated but failed to write file: ${(error as Error).message}.`, { filePath: input.file_path });
     }
-    ctx.notify({ type: "FileWritten", tool_call_id: ctx.callId, absolute_path: realPath, content: newText, ...(file ? { previous_content: old } : {}), is_new_file: file === undefined });
+    ctx.notify({
+      type: "FileWritten",
+      tool_call_id: ctx.callId,
+      absolute_path: realPath,
+      content: newText,
+      ...(file ? { previous_content: old } : {}),
+      is_new_file: file === undefined,
+    });
     const promptText = warnings.length === 0 ? snippet : `${warnings.join("\n")}\n\n${snippet}`;
     return {
       output: {

@@ -110,7 +110,14 @@ async function runGrep(input: HashlineGrepInput, ctx: ToolContext) {
   const header = matchCount === 0 ? "No matches found" : `Found ${truncated ? "at least " : ""}${matchCount} matching line${matchCount === 1 ? "" : "s"}`;
   const text = matchCount === 0 ? header : `<workspace_result workspace_path="${ctx.cwd}">\n${header}\n${body.join("\n")}\n</workspace_result>`;
   return {
-    output: { type: "GrepSearch" as const, stdout: text, stderr, exit_code: matchCount === 0 ? 1 : 0, match_count: matchCount, file_matches: files.filter((f) => f.matches.length > 0) },
+    output: {
+      type: "GrepSearch" as const,
+      stdout: text,
+      stderr,
+      exit_code: matchCount === 0 ? 1 : 0,
+      match_count: matchCount,
+      file_matches: files.filter((f) => f.matches.length > 0),
+    },
     promptText: text,
     truncated,
   };
@@ -124,7 +131,10 @@ export const hashlineGrep = defineTool({
   shortDescription: "Search file contents with line anchors",
   input: HashlineGrepInput,
   output: HashlineGrepOutput,
-  outputFields: { stdout: { description: "The anchored matches", potentiallyLarge: true }, file_matches: { description: "The matches by file", potentiallyLarge: true } },
+  outputFields: {
+    stdout: { description: "The anchored matches", potentiallyLarge: true },
+    file_matches: { description: "The matches by file", potentiallyLarge: true },
+  },
   params: HASHLINE_PARAMS_SPEC,
   capabilities: { supportsCancellation: true },
   normalizeInput: (raw) => coerceKeys(coerceKeys(raw, ["-i"], lenientBool), ["-A", "-B", "-C", "head_limit"], lenientOptionalInteger),

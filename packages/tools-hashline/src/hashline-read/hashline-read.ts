@@ -34,12 +34,14 @@ export const hashlineRead = defineTool({
     if (file === undefined) {
       throw variantError("ReadFile", "FileNotFound", ErrorCode.FILE_NOT_FOUND, `Error: ${absolute} does not exist.`, { filePath: absolute });
     }
-    if (looksBinary(file.bytes)) throw variantError("ReadFile", "FileReadError", ErrorCode.INVALID_INPUT, `Cannot read binary file: ${file.realPath}`, { filePath: file.realPath });
+    if (looksBinary(file.bytes))
+      throw variantError("ReadFile", "FileReadError", ErrorCode.INVALID_INPUT, `Cannot read binary file: ${file.realPath}`, { filePath: file.realPath });
     readTracker(ctx.session).recordRead(file.realPath, file.bytes, file.stat);
     const scheme = schemeOf(params);
     const offset = input.offset ?? 1;
     if (offset < 1) throw variantError("ReadFile", "FileReadError", ErrorCode.INVALID_INPUT, `${ctx.names.ownParam("offset")} must be >= 1`);
-    if (input.limit !== undefined && input.limit < 0) throw variantError("ReadFile", "FileReadError", ErrorCode.INVALID_INPUT, `${ctx.names.ownParam("limit")} must be >= 0`);
+    if (input.limit !== undefined && input.limit < 0)
+      throw variantError("ReadFile", "FileReadError", ErrorCode.INVALID_INPUT, `${ctx.names.ownParam("limit")} must be >= 0`);
     const maxLines = ctx.session.truncation.maxLinesRead;
     const limit = Math.min(input.limit ?? Number.MAX_SAFE_INTEGER, maxLines);
     const totalLines = file.text === "" ? 0 : splitLines(file.text).length;

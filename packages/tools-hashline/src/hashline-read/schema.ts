@@ -7,7 +7,9 @@ export const HashlineReadInput = Type.Object({
     description:
       "The path of the file to read. You can use either a relative path in the workspace or an absolute path. If an absolute path is provided, it will be preserved as is.",
   }),
-  offset: Type.Optional(Type.Integer({ default: 1, description: "The line number to start reading from. Only provide if the file is too large to read at once." })),
+  offset: Type.Optional(
+    Type.Integer({ default: 1, description: "The line number to start reading from. Only provide if the file is too large to read at once." }),
+  ),
   limit: Type.Optional(Type.Integer({ description: "The number of lines to read. Only provide if the file is too large to read at once." })),
 });
 export type HashlineReadInput = Static<typeof HashlineReadInput>;

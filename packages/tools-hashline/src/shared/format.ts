@@ -8,7 +8,12 @@ export function anchoredLine(a: Anchor, content: string): string {
 }
 
 /** Lines [offset, offset+limit) of `content` (1-based offset) with their anchors, joined by `\n`. */
-export function formatAnchored(content: string, scheme: AnchorScheme, offset = 1, limit = Number.MAX_SAFE_INTEGER): { text: string; raw: string; shown: number } {
+export function formatAnchored(
+  content: string,
+  scheme: AnchorScheme,
+  offset = 1,
+  limit = Number.MAX_SAFE_INTEGER,
+): { text: string; raw: string; shown: number } {
   const lines = splitLines(content);
   const anchors = scheme.anchors(lines);
   const out: string[] = [];

@@ -41,6 +41,6 @@ export function lineHash(line: string): number {
 /** `len` letters: byte i of the hash, mod 26, as `a`-`z`. */
 export function encodeHash(hash: number, len: number): string {
   let out = "";
-  for (let i = 0; i < len; i++) out += String.fromCharCode(((hash >>> (i * 8)) & 0xff) % 26 + 97);
+  for (let i = 0; i < len; i++) out += String.fromCharCode((((hash >>> (i * 8)) & 0xff) % 26) + 97);
   return out;
 }

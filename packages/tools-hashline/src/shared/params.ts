@@ -37,10 +37,26 @@ export function checkHashlineParams(params: HashlineSchemeParams): RequirementFa
     ];
   }
   if (params.hash_len < 1 || params.hash_len > 4) {
-    return [{ message: `hash_len must be 1..=4, got ${params.hash_len}`, fieldPath: "params.hash_len", expected: "1..=4", badValue: params.hash_len, category: "params_constraint" }];
+    return [
+      {
+        message: `hash_len must be 1..=4, got ${params.hash_len}`,
+        fieldPath: "params.hash_len",
+        expected: "1..=4",
+        badValue: params.hash_len,
+        category: "params_constraint",
+      },
+    ];
   }
   if (params.scheme === "chunk" && params.chunk_size === 0) {
-    return [{ message: "chunk_size must be > 0", fieldPath: "params.chunk_size", expected: '> 0 when scheme is "chunk"', badValue: params.chunk_size, category: "params_constraint" }];
+    return [
+      {
+        message: "chunk_size must be > 0",
+        fieldPath: "params.chunk_size",
+        expected: '> 0 when scheme is "chunk"',
+        badValue: params.chunk_size,
+        category: "params_constraint",
+      },
+    ];
   }
   return [];
 }

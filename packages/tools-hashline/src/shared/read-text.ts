@@ -12,7 +12,13 @@ export interface TextFile {
 }
 
 /** Reads `absolute` (shown as `display`); FILE_NOT_FOUND / ReadFile errors as the read tool reports them. */
-export async function readTextFile(ctx: ToolContext, absolute: string, display: string, outputType: string, notFoundVariant: string): Promise<TextFile | undefined> {
+export async function readTextFile(
+  ctx: ToolContext,
+  absolute: string,
+  display: string,
+  outputType: string,
+  notFoundVariant: string,
+): Promise<TextFile | undefined> {
   try {
     const read = await readFileConfined(ctx.session, absolute, { displayPath: display });
     return { text: read.bytes.toString("utf8"), bytes: read.bytes, realPath: read.realPath, stat: read.stat };
@@ -22,8 +28,14 @@ export async function readTextFile(ctx: ToolContext, absolute: string, display: 
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     if (code === "EISDIR") throw variantError(outputType, "InvalidInput", ErrorCode.INVALID_INPUT, "File path is a directory", { filePath: display });
     const errorCode = code === "EACCES" || code === "EPERM" ? ErrorCode.PERMISSION_DENIED : ErrorCode.EXECUTION_FAILED;
-    throw variantError(outputType, notFoundVariant === "FileNotFound" ? "InvalidInput" : "FileReadError", errorCode, `Failed to read file: ${display}, ${ioErrorText(error)}`, {
-      filePath: display,
-    });
+    throw variantError(
+      outputType,
+      notFoundVariant === "FileNotFound" ? "InvalidInput" : "FileReadError",
+      errorCode,
+      `Failed to read file: ${display}, ${ioErrorText(error)}`,
+      {
+        filePath: display,
+      },
+    );
   }
 }

@@ -39,7 +39,13 @@ export class SearchRootMissing extends Error {}
  * Opens `absPath` as a search root (PERMISSION_DENIED outside the roots) and runs ripgrep there with
  * `args(pathArgument)`; the printed paths are rewritten to start with `absPath`.
  */
-export async function runSearch(ctx: ToolContext, absPath: string, displayPath: string, args: (pathArgument: string) => string[], shownAs: string = absPath): Promise<SearchRun> {
+export async function runSearch(
+  ctx: ToolContext,
+  absPath: string,
+  displayPath: string,
+  args: (pathArgument: string) => string[],
+  shownAs: string = absPath,
+): Promise<SearchRun> {
   let root: SearchRoot;
   try {
     root = await openSearchRoot(ctx.session, absPath, { displayPath, shownAs });
@@ -67,7 +73,11 @@ export async function runSearch(ctx: ToolContext, absPath: string, displayPath: 
 
 function spawnCapped(file: string, args: string[], cwd: string | undefined, extraFds: number[], signal: AbortSignal): Promise<SearchRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe", ...extraFds], ...(cwd === undefined ? {} : { cwd }) }) as ChildProcessByStdio<null, Readable, Readable>;
+    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe", ...extraFds], ...(cwd === undefined ? {} : { cwd }) }) as ChildProcessByStdio<
+      null,
+      Readable,
+      Readable
+    >;
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outBytes = 0;
@@ -87,7 +97,12 @@ function spawnCapped(file: string, args: string[], cwd: string | undefined, extr
     };
     const onAbort = () => fail(new ToolError(ErrorCode.CANCELLED, "The search was cancelled."));
     const timer = setTimeout(
-      () => fail(new ToolError(ErrorCode.TIMEOUT, `rg timed out after ${SEARCH_TIMEOUT_MS / 1000} seconds`, { suggestion: "Search a smaller folder or use a more specific pattern." })),
+      () =>
+        fail(
+          new ToolError(ErrorCode.TIMEOUT, `rg timed out after ${SEARCH_TIMEOUT_MS / 1000} seconds`, {
+            suggestion: "Search a smaller folder or use a more specific pattern.",
+          }),
+        ),
       SEARCH_TIMEOUT_MS,
     );
     if (signal.aborted) return onAbort();

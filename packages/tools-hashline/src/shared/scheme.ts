@@ -126,8 +126,12 @@ export function findShifted(scheme: AnchorScheme, anchor: ParsedAnchor, lines: r
  */
 export function recoverBySuffix(scheme: AnchorScheme, suffix: string, lines: readonly string[]): ParsedAnchor | undefined {
   const colon = suffix.indexOf(":");
-  const matches = scheme.anchors(lines).filter((a) =>
-    a.context !== undefined && colon !== -1 ? a.local === suffix.slice(0, colon) && a.context === suffix.slice(colon + 1) : a.context === undefined && colon === -1 && a.local === suffix,
-  );
+  const matches = scheme
+    .anchors(lines)
+    .filter((a) =>
+      a.context !== undefined && colon !== -1
+        ? a.local === suffix.slice(0, colon) && a.context === suffix.slice(colon + 1)
+        : a.context === undefined && colon === -1 && a.local === suffix,
+    );
   return matches.length === 1 ? matches[0] : undefined;
 }

@@ -46,9 +46,13 @@ function isDirectory(dir: string): boolean {
 /** Runs the command and builds the result. */
 export async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolResult<BashOutput>> {
   if (input.command.includes("\0")) {
-    throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid ${ctx.names.ownParam("command")}: it contains a NUL character (\\0), which a shell command cannot contain.`, {
-      suggestion: "Remove the NUL character; to produce a NUL byte, write printf '\\0' in the command.",
-    });
+    throw new ToolError(
+      ErrorCode.INVALID_INPUT,
+      `Invalid ${ctx.names.ownParam("command")}: it contains a NUL character (\\0), which a shell command cannot contain.`,
+      {
+        suggestion: "Remove the NUL character; to produce a NUL byte, write printf '\\0' in the command.",
+      },
+    );
   }
   const workdir = input.workdir ?? null;
   const cwd = workdir === null ? ctx.cwd : path.isAbsolute(workdir) ? workdir : path.join(ctx.cwd, workdir);

@@ -6,7 +6,16 @@
  * since OpenCode declares no read requirement.
  */
 import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
-import { PATH_LOCKS, errnoCode, openConfined, readFileConfined, readTracker, resolveForCreate, resolveModelPath, writeFileConfined } from "@grok-tools/runtime/fs";
+import {
+  PATH_LOCKS,
+  errnoCode,
+  openConfined,
+  readFileConfined,
+  readTracker,
+  resolveForCreate,
+  resolveModelPath,
+  writeFileConfined,
+} from "@grok-tools/runtime/fs";
 import { variantError } from "../shared/failure.js";
 import type { EditsAppliedOutput } from "../shared/edit-output.js";
 import type { EditInput } from "./schema.js";
@@ -25,7 +34,8 @@ interface EditCall {
 /** Validates, then creates or replaces under the file's lock. */
 export async function runEdit(input: EditInput, ctx: ToolContext): Promise<ToolResult<EditsAppliedOutput>> {
   const absolute = resolveModelPath(ctx.cwd, input.filePath);
-  if (await isDirectory(ctx, absolute, input.filePath)) throw fail(ErrorCode.INVALID_INPUT, "InvalidInput", "File path is a directory", { filePath: input.filePath });
+  if (await isDirectory(ctx, absolute, input.filePath))
+    throw fail(ErrorCode.INVALID_INPUT, "InvalidInput", "File path is a directory", { filePath: input.filePath });
   if (input.oldString === input.newString) {
     throw fail(ErrorCode.INVALID_INPUT, "InvalidInput", "Old string and new string are the same", {
       suggestion: `Send a ${ctx.names.ownParam("newString")} that differs from ${ctx.names.ownParam("oldString")}.`,
@@ -69,7 +79,10 @@ function asToolError(error: unknown, shown: string): unknown {
 
 async function write(call: EditCall, content: string): Promise<string> {
   try {
-    const written = await writeFileConfined(call.ctx.session, call.absolute, content, { displayPath: call.input.filePath, tracker: readTracker(call.ctx.session) });
+    const written = await writeFileConfined(call.ctx.session, call.absolute, content, {
+      displayPath: call.input.filePath,
+      tracker: readTracker(call.ctx.session),
+    });
     return written.realPath;
   } catch (error) {
     throw asToolError(error, call.input.filePath);
@@ -80,10 +93,15 @@ async function createFile(call: EditCall): Promise<ToolResult<EditsAppliedOutput
   const { input, ctx } = call;
   const existing = await readExisting(call);
   if (existing !== undefined && existing.bytes.length > 0) {
-    throw fail(ErrorCode.FILE_ALREADY_EXISTS, "FileAlreadyExists", "oldString is empty, which is only allowed when creating a new file or when the file is empty.", {
-      suggestion: `Give the exact text to replace as ${ctx.names.ownParam("oldString")}, or write the whole file with the write tool.`,
-      filePath: input.filePath,
-    });
+    throw fail(
+      ErrorCode.FILE_ALREADY_EXISTS,
+      "FileAlreadyExists",
+      "oldString is empty, which is only allowed when creating a new file or when the file is empty.",
+      {
+        suggestion: `Give the exact text to replace as ${ctx.names.ownParam("oldString")}, or write the whole file with the write tool.`,
+        filePath: input.filePath,
+      },
+    );
   }
   const realPath = await write(call, input.newString);
   ctx.notify({ type: "FileWritten", tool_call_id: ctx.callId, absolute_path: realPath, content: input.newString, is_new_file: true });
@@ -97,7 +115,9 @@ async function replaceInFile(call: EditCall): Promise<ToolResult<EditsAppliedOut
   const { input, ctx } = call;
   const existing = await readExisting(call);
   if (existing === undefined) {
-    throw fail(ErrorCode.FILE_NOT_FOUND, "FileNotFound", `File not found: ${input.filePath}. Please check the path and try again.`, { filePath: input.filePath });
+    throw fail(ErrorCode.FILE_NOT_FOUND, "FileNotFound", `File not found: ${input.filePath}. Please check the path and try again.`, {
+      filePath: input.filePath,
+    });
   }
   // Changed on disk since this session read or wrote it: refuse, so an edit never undoes someone else's.
   readTracker(ctx.session).checkBeforeEdit(existing.realPath, existing.bytes, {
@@ -108,10 +128,15 @@ async function replaceInFile(call: EditCall): Promise<ToolResult<EditsAppliedOut
   const oldText = existing.bytes.toString("utf8");
   const positions = matchPositions(oldText, input.oldString);
   if (positions.length === 0) {
-    throw fail(ErrorCode.NO_MATCHES, "NoMatchesFound", "The string to replace was not found in the file. Make sure it matches exactly, including whitespace and indentation.", {
-      suggestion: "Read the file again and copy the exact text to replace.",
-      filePath: input.filePath,
-    });
+    throw fail(
+      ErrorCode.NO_MATCHES,
+      "NoMatchesFound",
+      "The string to replace was not found in the file. Make sure it matches exactly, including whitespace and indentation.",
+      {
+        suggestion: "Read the file again and copy the exact text to replace.",
+        filePath: input.filePath,
+      },
+    );
   }
   const replaceAll = input.replaceAll === true;
   if (positions.length > 1 && !replaceAll) {
@@ -160,7 +185,14 @@ function result(
   return {
     output: {
       type: "SearchReplace",
-      EditsApplied: { old_string: oldString, new_string: newString, tool_output_for_prompt: promptText, tool_output_for_prompt_concise: concise, absolute_path: absolutePath, edits: { details } },
+      EditsApplied: {
+        old_string: oldString,
+        new_string: newString,
+        tool_output_for_prompt: promptText,
+        tool_output_for_prompt_concise: concise,
+        absolute_path: absolutePath,
+        edits: { details },
+      },
     },
     promptText,
     promptTextConcise: concise,

@@ -17,7 +17,16 @@ export async function runGlob(input: GlobInput, ctx: ToolContext): Promise<ToolR
   let truncated = false;
   try {
     // --sortr=modified gives the reference's newest-first order, and one deterministic order for ties.
-    const run = await runSearch(ctx, searchDir, input.path ?? searchDir, (at) => ["--files", "--glob=!.git/*", "--hidden", "--sortr=modified", "--glob", input.pattern, "--", at]);
+    const run = await runSearch(ctx, searchDir, input.path ?? searchDir, (at) => [
+      "--files",
+      "--glob=!.git/*",
+      "--hidden",
+      "--sortr=modified",
+      "--glob",
+      input.pattern,
+      "--",
+      at,
+    ]);
     stdout = run.stdout;
     truncated = run.truncatedByBytes;
   } catch (error) {
@@ -39,7 +48,8 @@ export async function runGlob(input: GlobInput, ctx: ToolContext): Promise<ToolR
     text = "No files found";
   } else {
     const lines = [...paths];
-    if (truncated) lines.push("", `(Results are truncated: showing first ${RESULT_LIMIT} results out of more. Use a more specific path or pattern to narrow results.)`);
+    if (truncated)
+      lines.push("", `(Results are truncated: showing first ${RESULT_LIMIT} results out of more. Use a more specific path or pattern to narrow results.)`);
     text = `<workspace_result workspace_path="${ctx.cwd}">\n${lines.join("\n")}\n</workspace_result>`;
   }
   return { output: { type: "Text", text }, promptText: text, truncated };

@@ -99,7 +99,10 @@ function readText(text: string, abs: string, offsetGiven: number | null, limitGi
       : `\n\n(End of file - total ${totalLines} lines)`;
   const content = `<path>${abs}</path>\n<type>file</type>\n<content>${numbered}${footer}\n</content>`;
   return {
-    output: { type: "ReadFile", FileContent: { content, absolute_path: abs, offset: offsetGiven, limit: limitGiven, raw_output: kept.join("\n"), total_lines: totalLines } },
+    output: {
+      type: "ReadFile",
+      FileContent: { content, absolute_path: abs, offset: offsetGiven, limit: limitGiven, raw_output: kept.join("\n"), total_lines: totalLines },
+    },
     promptText: content,
     truncated: hasMore,
   };
@@ -113,7 +116,13 @@ function clipBytes(text: string, maxBytes: number): string {
   return buf.subarray(0, end).toString("utf8");
 }
 
-async function readDirectory(ctx: ToolContext, abs: string, offsetGiven: number | null, limitGiven: number | null, offsetParam: string): Promise<ToolResult<ReadOutput>> {
+async function readDirectory(
+  ctx: ToolContext,
+  abs: string,
+  offsetGiven: number | null,
+  limitGiven: number | null,
+  offsetParam: string,
+): Promise<ToolResult<ReadOutput>> {
   const dir = await openDirConfined(ctx.session, abs);
   let names: string[];
   try {

@@ -67,7 +67,11 @@ export async function runSearch(ctx: ToolContext, absPath: string, displayPath: 
 
 function spawnCapped(file: string, args: string[], cwd: string | undefined, extraFds: number[], signal: AbortSignal): Promise<SearchRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe", ...extraFds], ...(cwd === undefined ? {} : { cwd }) }) as ChildProcessByStdio<null, Readable, Readable>;
+    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe", ...extraFds], ...(cwd === undefined ? {} : { cwd }) }) as ChildProcessByStdio<
+      null,
+      Readable,
+      Readable
+    >;
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outBytes = 0;
@@ -87,7 +91,12 @@ function spawnCapped(file: string, args: string[], cwd: string | undefined, extr
     };
     const onAbort = () => fail(new ToolError(ErrorCode.CANCELLED, "The search was cancelled."));
     const timer = setTimeout(
-      () => fail(new ToolError(ErrorCode.TIMEOUT, `rg timed out after ${SEARCH_TIMEOUT_MS / 1000} seconds`, { suggestion: "Search a smaller folder or use a more specific pattern." })),
+      () =>
+        fail(
+          new ToolError(ErrorCode.TIMEOUT, `rg timed out after ${SEARCH_TIMEOUT_MS / 1000} seconds`, {
+            suggestion: "Search a smaller folder or use a more specific pattern.",
+          }),
+        ),
       SEARCH_TIMEOUT_MS,
     );
     if (signal.aborted) return onAbort();

@@ -11,7 +11,8 @@ function asToolError(error: unknown, shown: string): unknown {
   if (ToolError.is(error)) return error;
   const code = errnoCode(error);
   if (code === "EACCES" || code === "EPERM") return new ToolError(ErrorCode.PERMISSION_DENIED, `Permission denied: ${shown}`, { filePath: shown });
-  if (code === "EISDIR") return new ToolError(ErrorCode.INVALID_INPUT, `Cannot write ${shown}: it is a directory.`, { filePath: shown, suggestion: "Give the path of a file." });
+  if (code === "EISDIR")
+    return new ToolError(ErrorCode.INVALID_INPUT, `Cannot write ${shown}: it is a directory.`, { filePath: shown, suggestion: "Give the path of a file." });
   return new ToolError(ErrorCode.EXECUTION_FAILED, (error as Error).message ?? String(error), { filePath: shown });
 }
 
