@@ -75,8 +75,7 @@ export async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolR
   };
   if (!isDirectory(cwd)) failed(new Error(`working directory does not exist: ${cwd}`));
 
-  // TODO(stream20): pass the live output hook of the tool context here once it is merged, so that
-  // ExecuteToolStream callers see the command's output while it runs.
+  // TODO(stream20, once merged): add `...(ctx.liveOutput ? { onOutput: (chunk: Buffer) => ctx.emitOutput(chunk) } : {}),` to runForeground below.
   const outcome = await ctx.session
     .service(taskManagerService)
     .runForeground({
