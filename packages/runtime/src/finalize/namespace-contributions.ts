@@ -14,9 +14,8 @@ export function namespaceReminders(registry: ToolRegistry): ReminderDefinition[]
 
 /**
  * Toolset rules of every registered namespace, in registration order, one per rule id: two
- * namespaces that both guard a boundary between them (GrokBuild and GrokBuildHashline declare
- * `file_toolset_conflict`) each declare the rule, so that either works alone, and a server with
- * both reports a conflict once. The first registered rule of an id is the one that runs.
+ * namespaces that both guard a boundary between them each declare the rule (under one id), so
+ * that either works alone, and a server with both reports a conflict once. The first registered rule of an id is the one that runs.
  */
 export function namespaceToolsetRules(registry: ToolRegistry): ToolsetRule[] {
   const seen = new Set<string>();
