@@ -28,6 +28,34 @@ const OTHER_TOOL = {
   group: ["../*/**", "!../shared/**", "!../reminders/**", "!../../shared/**", "!../../reminders/**"],
   message: "A tool folder imports no other tool folder: move what both need to src/shared/.",
 };
+const VENDOR_ENTRY_MESSAGE =
+  "A vendor namespace package imports only @grok-tools/runtime's public entries (/, /fs, /helpers) and @grok-tools/tasks; improve the public runtime API instead of reaching inside.";
+const VENDOR_ONLY_PUBLIC_ENTRIES = {
+  group: [
+    "@grok-tools/**",
+    "!@grok-tools/runtime",
+    "!@grok-tools/runtime/fs",
+    "!@grok-tools/runtime/helpers",
+    "!@grok-tools/tasks",
+    "../../../**",
+    "**/runtime/src/**",
+  ],
+  message: VENDOR_ENTRY_MESSAGE,
+};
+const VENDOR_TEST_ENTRIES = {
+  group: [
+    "@grok-tools/**",
+    "!@grok-tools/runtime",
+    "!@grok-tools/runtime/fs",
+    "!@grok-tools/runtime/helpers",
+    "!@grok-tools/runtime/host",
+    "!@grok-tools/runtime/testing",
+    "!@grok-tools/tasks",
+    "../../../**",
+    "**/runtime/src/**",
+  ],
+  message: VENDOR_ENTRY_MESSAGE,
+};
 const TOOL_FOLDERS = ["packages/tools-grokbuild/src/*/**/*.ts", "packages/tools-codex/src/*/**/*.ts"];
 const SHARED_FOLDERS = [
   "packages/tools-grokbuild/src/shared/**/*.ts",
@@ -69,7 +97,11 @@ export default [
             { sourceTag: "type:runtime", onlyDependOnLibsWithTags: [] },
             { sourceTag: "type:tasks", onlyDependOnLibsWithTags: ["type:runtime"] },
             { sourceTag: "type:tools", onlyDependOnLibsWithTags: ["type:runtime", "type:tasks"] },
-            { sourceTag: "type:server", onlyDependOnLibsWithTags: ["type:proto", "type:runtime", "type:tasks", "type:tools"] },
+            // Vendor-style namespace packages (tools-opencode, tools-hashline, vendor-example): the runtime and the supervisor only.
+            { sourceTag: "type:vendor", onlyDependOnLibsWithTags: ["type:runtime", "type:tasks"] },
+            { sourceTag: "type:server", onlyDependOnLibsWithTags: ["type:proto", "type:runtime", "type:tasks", "type:tools", "type:vendor"] },
+            // examples/vendor-namespace: its tests start the real server and call it with the client (its src is limited below).
+            { sourceTag: "type:example", onlyDependOnLibsWithTags: ["type:runtime", "type:tasks", "type:server", "type:client", "type:proto"] },
             { sourceTag: "type:client", onlyDependOnLibsWithTags: ["type:proto"] },
             // Root test projects (test/reliability) exercise every package from outside.
             { sourceTag: "type:test", onlyDependOnLibsWithTags: ["*"] },
@@ -87,6 +119,20 @@ export default [
   },
   { files: CROSS_TOOL_EXCEPTIONS, rules: { "no-restricted-imports": ["error", { paths: NODE_FS }] } },
   { files: SHARED_FOLDERS, ignores: ["**/*.test.ts", ...FS_EXCEPTIONS], rules: { "no-restricted-imports": ["error", { paths: NODE_FS }] } },
+
+  // OpenCode and GrokBuildHashline are built the way an outside vendor builds a namespace (issue #17): their
+  // sources import only the runtime's public entries (and, for commands, @grok-tools/tasks); never another
+  // tool package, the server, a runtime-internal path, or a file outside the package. Their tests may also
+  // use the runtime's /host and /testing entries.
+  {
+    files: ["packages/tools-opencode/src/**/*.ts", "packages/tools-hashline/src/**/*.ts", "examples/vendor-namespace/src/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [VENDOR_ONLY_PUBLIC_ENTRIES] }] },
+  },
+  {
+    files: ["packages/tools-opencode/{src,test}/**/*.test.ts", "packages/tools-hashline/{src,test}/**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [VENDOR_TEST_ENTRIES] }] },
+  },
   // The vendor example is built from the runtime's root entry alone, as the README promises.
   {
     files: ["packages/vendor-example/src/**/*.ts"],

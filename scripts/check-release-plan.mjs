@@ -44,6 +44,8 @@ try {
     "@grok-tools/tasks": nextMinor(versions["@grok-tools/runtime"]),
     "@grok-tools/tools-grokbuild": nextMinor(versions["@grok-tools/runtime"]),
     "@grok-tools/tools-codex": nextMinor(versions["@grok-tools/runtime"]),
+    "@grok-tools/tools-opencode": nextMinor(versions["@grok-tools/runtime"]),
+    "@grok-tools/tools-hashline": nextMinor(versions["@grok-tools/runtime"]),
     "@grok-tools/server": nextPatch(versions["@grok-tools/server"]),
   };
   for (const [pkg, version] of Object.entries(expected)) {

@@ -324,6 +324,32 @@ describe("validate_config (§3.2)", () => {
   });
 });
 
+describe("toolset rules run once per id", () => {
+  it("reports a rule that two namespaces declare once, from the first registered", async () => {
+    const { defineToolsetRule } = await import("../src/index.js");
+    const rule = (from: string) =>
+      defineToolsetRule({ id: "shared_boundary", check: (t) => (t.hasTool("A:a") && t.hasTool("B:b") ? [{ message: `A and B do not mix (${from})` }] : []) });
+    const tool = (id: string) =>
+      defineTool({
+        id,
+        kind: "other",
+        description: id,
+        input: Type.Object({}),
+        output: Type.Object({ type: Type.Literal("X") }),
+        execute: async () => ({ output: { type: "X" as const }, promptText: "" }),
+      });
+    const a = defineNamespace({ name: "A", apiVersion: 1, tools: [tool("a")], toolsetRules: [rule("A")] });
+    const b = defineNamespace({ name: "B", apiVersion: 1, tools: [tool("b")], toolsetRules: [rule("B")] });
+    const s = new Session({ registry: ToolRegistry.of([a, b]), workspace: dirs.workspace, stateDir: dirs.stateDir });
+    try {
+      const out = failed(await s.finalize({ tools: [{ id: "A:a" }, { id: "B:b" }] }));
+      expect(out.violations.map((v) => [v.message, v.category])).toEqual([["A and B do not mix (A)", "shared_boundary"]]);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("requirements (§3.3)", () => {
   it("lists only the missing bash companions", async () => {
     const out = failed(await session.finalize({ tools: [{ id: "GrokBuild:run_terminal_cmd" }, { id: "GrokBuild:kill_task" }] }));

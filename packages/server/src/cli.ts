@@ -13,7 +13,8 @@ import { setLogger as setGrpcLogger } from "@grpc/grpc-js";
 import { detectProcessIsolation } from "@grok-tools/tasks";
 import { loadAgentDefinition } from "@grok-tools/runtime/host";
 import { type Logger } from "@grok-tools/runtime";
-import { createToolsServer, type ToolsServer } from "./create-server.js";
+import { BUILTIN_NAMESPACES, createToolsServer, type ToolsServer } from "./create-server.js";
+import { NamespaceRegistrationError } from "./namespace-registry.js";
 import { loadNamespaces } from "./load-namespaces.js";
 import { serverVersion } from "./version.js";
 import { AUTH_TOKEN_ENV, readAuthToken, scrubAuthToken } from "./auth-token.js";
@@ -163,7 +164,7 @@ export async function main(argv: string[]): Promise<void> {
   const workspace = path.resolve(opts.workspace);
   let namespaces;
   try {
-    namespaces = await loadNamespaces(opts.namespace ?? [], process.cwd());
+    namespaces = await loadNamespaces(opts.namespace ?? [], process.cwd(), { taken: BUILTIN_NAMESPACES.map((ns) => ns.name) });
   } catch (error) {
     usage((error as Error).message);
   }
@@ -190,7 +191,7 @@ export async function main(argv: string[]): Promise<void> {
       ...(opts.liveOutputBufferBytes === undefined ? {} : { liveOutputBufferBytes: opts.liveOutputBufferBytes }),
     });
   } catch (error) {
-    if (error instanceof ServerSetupError) usage(error.message);
+    if (error instanceof ServerSetupError || error instanceof NamespaceRegistrationError) usage(error.message);
     if (error instanceof StateFolderInUseError) throw new StartupError(error.message, EXIT_FAILURE);
     if (error instanceof Error && /certificate|key|PEM/i.test(error.message) && tls) usage(`cannot use the TLS files: ${error.message}`);
     throw error;

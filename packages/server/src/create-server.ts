@@ -6,12 +6,15 @@
 import { ServerCredentials, status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
 import { timingSafeEqual, createHash, randomUUID } from "node:crypto";
 import { GrokToolsServiceService, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
-import { Session, ToolRegistry, defaultStateDir, detectSearchSandbox, type AgentDefinition } from "@grok-tools/runtime/host";
+import { Session, defaultStateDir, detectSearchSandbox, type AgentDefinition } from "@grok-tools/runtime/host";
 import { silentLogger } from "@grok-tools/runtime/helpers";
 import { subagentHostService, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
 import { GITIGNORE_POLICY, grokBuild, grokBuildConcise } from "@grok-tools/tools-grokbuild";
 import { codex } from "@grok-tools/tools-codex";
+import { openCode } from "@grok-tools/tools-opencode";
+import { grokBuildHashline } from "@grok-tools/tools-hashline";
 import { createToolsService } from "./grpc/tools-service.js";
+import { buildRegistry } from "./namespace-registry.js";
 import { grpcError } from "./grpc/unary-handler.js";
 import { dialCallback, type CallbackConnection } from "./grpc/callback-dial.js";
 import { addHealthAndReflection } from "./grpc/health-and-reflection.js";
@@ -19,8 +22,12 @@ import { ToolsGrpcServer } from "./grpc/request-decoding.js";
 import { checkWorkspace, makeStateFolder, workspaceStateFolder } from "./state/state-folder.js";
 import { acquireStateFolderLock } from "./state/state-folder-lock.js";
 
-/** The namespaces every server has. */
-export const BUILTIN_NAMESPACES: readonly NamespaceDefinition[] = [grokBuild, grokBuildConcise, codex];
+/**
+ * The namespaces every server has: the reference's built-in tool packs (spec §2.2). OpenCode and
+ * GrokBuildHashline are vendor-style packages but ship with the server, as the reference ships them;
+ * their tools do nothing until a finalize enables them.
+ */
+export const BUILTIN_NAMESPACES: readonly NamespaceDefinition[] = [grokBuild, grokBuildConcise, codex, openCode, grokBuildHashline];
 
 /** Options of {@link createToolsServer}. */
 export interface ToolsServerOptions {
@@ -87,14 +94,15 @@ export const SHUTDOWN_GRACE_MS = 5000;
 /**
  * Creates a server for one workspace. Throws a `ServerSetupError` when the workspace is not an
  * existing folder or the state folder cannot be written, and a `StateFolderInUseError` when another
- * live server holds the workspace's state folder.
+ * live server holds the workspace's state folder, and a `NamespaceRegistrationError` when a vendor
+ * namespace is malformed or its name is taken.
  */
 export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   const log = options.log ?? silentLogger;
   const workspaceRealPath = checkWorkspace(options.workspace);
   const stateRoot = options.stateDir ?? defaultStateDir();
   const stateFolder = workspaceStateFolder(stateRoot, workspaceRealPath);
-  const registry = ToolRegistry.of([...(options.builtinNamespaces ?? BUILTIN_NAMESPACES), ...(options.namespaces ?? [])]);
+  const registry = buildRegistry(options.builtinNamespaces ?? BUILTIN_NAMESPACES, options.namespaces ?? []);
   const session = new Session({
     registry,
     workspace: options.workspace,

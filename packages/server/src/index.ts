@@ -4,7 +4,8 @@
  * behind the bin, and is not part of this API).
  */
 export { BUILTIN_NAMESPACES, PROCESS_SESSION_ID, SHUTDOWN_GRACE_MS, createToolsServer, type ToolsServer, type ToolsServerOptions } from "./create-server.js";
-export { loadNamespaces } from "./load-namespaces.js";
+export { loadNamespaces, type LoadNamespacesOptions } from "./load-namespaces.js";
+export { NamespaceRegistrationError } from "./namespace-registry.js";
 export { ServerSetupError } from "./state/state-folder.js";
 export { LOCK_FILE_NAME, StateFolderInUseError, type LockHolder } from "./state/state-folder-lock.js";
 export { SERVED_SERVICES } from "./grpc/health-and-reflection.js";

@@ -23,9 +23,22 @@ function registerResolveHooks(): void {
   register(new URL("./namespace-resolve-hooks.js", import.meta.url), { data: hookData });
 }
 
-/** Imports each package (resolved from `fromDir`) and returns its default-exported namespace. */
-export async function loadNamespaces(specifiers: readonly string[], fromDir: string): Promise<NamespaceDefinition[]> {
+/** Options of {@link loadNamespaces}. */
+export interface LoadNamespacesOptions {
+  /** Namespace names the server already has (its built-in ones): a package declaring one is refused. */
+  taken?: readonly string[];
+}
+
+/**
+ * Imports each package (resolved from `fromDir`) and returns its default-exported namespace. A
+ * package that cannot be imported (not installed, a dependency missing, a bad module), that does
+ * not export a defineNamespace() result, or whose namespace name is taken (built in, or declared by
+ * an earlier package) is refused with an Error naming the package and the reason.
+ */
+export async function loadNamespaces(specifiers: readonly string[], fromDir: string, options: LoadNamespacesOptions = {}): Promise<NamespaceDefinition[]> {
   const namespaces: NamespaceDefinition[] = [];
+  const declaredBy = new Map<string, string>();
+  const taken = new Set(options.taken ?? []);
   if (specifiers.length === 0) return namespaces;
   registerResolveHooks();
   const from = pathToFileURL(path.join(path.resolve(fromDir), "noop.js")).href;
@@ -47,6 +60,18 @@ export async function loadNamespaces(specifiers: readonly string[], fromDir: str
         `Package "${specifier}" does not default-export a namespace made with defineNamespace()${problems.length ? `: ${problems.join("; ")}` : ""}`,
       );
     }
+    if (taken.has(candidate.name)) {
+      throw new Error(
+        `Package "${specifier}" declares namespace "${candidate.name}", which the server already provides. Give the namespace a name of its own.`,
+      );
+    }
+    const earlier = declaredBy.get(candidate.name);
+    if (earlier !== undefined) {
+      throw new Error(
+        `Package "${specifier}" declares namespace "${candidate.name}", which package "${earlier}" already declares. Load only one of them, or rename one namespace.`,
+      );
+    }
+    declaredBy.set(candidate.name, specifier);
     namespaces.push(candidate);
   }
   return namespaces;

@@ -12,9 +12,20 @@ export function namespaceReminders(registry: ToolRegistry): ReminderDefinition[]
   return registry.namespaces.flatMap((ns) => ns.reminders ?? []);
 }
 
-/** Toolset rules of every registered namespace, in registration order. */
+/**
+ * Toolset rules of every registered namespace, in registration order, one per rule id: two
+ * namespaces that both guard a boundary between them each declare the rule (under one id), so
+ * that either works alone, and a server with both reports a conflict once. The first registered rule of an id is the one that runs.
+ */
 export function namespaceToolsetRules(registry: ToolRegistry): ToolsetRule[] {
-  return registry.namespaces.flatMap((ns) => ns.toolsetRules ?? []);
+  const seen = new Set<string>();
+  return registry.namespaces
+    .flatMap((ns) => ns.toolsetRules ?? [])
+    .filter((rule) => {
+      if (seen.has(rule.id)) return false;
+      seen.add(rule.id);
+      return true;
+    });
 }
 
 /** The template flags of every registered namespace (a later namespace's value of a flag wins). */

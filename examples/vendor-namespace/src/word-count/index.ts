@@ -1,0 +1,2 @@
+/** `Acme:word_count`. */
+export { wordCount } from "./word-count.js";

@@ -1,0 +1,2 @@
+/** `GrokBuildHashline:hashline_edit`. */
+export { hashlineEdit } from "./hashline-edit.js";

@@ -1,0 +1,2 @@
+/** `GrokBuildHashline:hashline_grep`. */
+export { hashlineGrep } from "./hashline-grep.js";

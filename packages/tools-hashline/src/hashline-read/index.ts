@@ -1,0 +1,2 @@
+/** `GrokBuildHashline:hashline_read`. */
+export { hashlineRead } from "./hashline-read.js";

@@ -1,0 +1,4 @@
+fn main() {
+    let x = 42;
+    let y = 2;
+}

@@ -1,0 +1,2 @@
+/** `OpenCode:bash`. */
+export { bash } from "./bash.js";

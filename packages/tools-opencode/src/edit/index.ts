@@ -1,0 +1,2 @@
+/** `OpenCode:edit`. */
+export { edit } from "./edit.js";

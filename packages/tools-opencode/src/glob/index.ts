@@ -1,0 +1,2 @@
+/** `OpenCode:glob`. */
+export { glob } from "./glob.js";

@@ -1,0 +1,2 @@
+/** `OpenCode:grep`. */
+export { grep } from "./grep.js";

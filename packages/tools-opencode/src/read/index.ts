@@ -1,0 +1,2 @@
+/** `OpenCode:read`. */
+export { read } from "./read.js";

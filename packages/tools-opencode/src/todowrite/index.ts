@@ -1,0 +1,3 @@
+/** `OpenCode:todowrite` and the shared todo state. */
+export { todowrite } from "./todowrite.js";
+export { todoStateResource } from "./state.js";

@@ -1,0 +1,2 @@
+/** `OpenCode:write`. */
+export { write } from "./write.js";

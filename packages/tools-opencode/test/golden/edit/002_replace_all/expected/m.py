@@ -1,0 +1,5 @@
+def f():
+    return 0
+
+def g():
+    return 0

@@ -1,0 +1,5 @@
+def f():
+    return 1
+
+def g():
+    return 1

@@ -1,0 +1,5 @@
+def f():
+    return 9
+
+def g():
+    return 9
