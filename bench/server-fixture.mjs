@@ -66,9 +66,14 @@ export function rssMb(pid) {
   return kb / 1024;
 }
 
-/** The server's arguments for a workspace and state root; extra flags appended. */
+/**
+ * The server's arguments for a workspace and state root; extra flags appended. GROK_BENCH_NODE_ARGS
+ * (space-separated) goes before the bin, to profile the server: `GROK_BENCH_NODE_ARGS="--cpu-prof
+ * --cpu-prof-dir=/tmp/prof" node bench/hot-path.bench.mjs --case read_file`.
+ */
 export function serverArgs(workspace, stateDir, extra = []) {
-  return [serverBin, "--workspace", workspace, "--state-dir", stateDir, "--listen", "127.0.0.1:0", "--log-level", "warn", ...extra];
+  const nodeArgs = (process.env.GROK_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  return [...nodeArgs, serverBin, "--workspace", workspace, "--state-dir", stateDir, "--listen", "127.0.0.1:0", "--log-level", "warn", ...extra];
 }
 
 /**

@@ -169,6 +169,18 @@ describe("safe reader", () => {
     expect(opened.stat.isDirectory()).toBe(true);
     await opened.handle.close();
   });
+  test("reads whole files of every size, and pseudo-files whose stat size is not their length", async () => {
+    for (const size of [0, 1, 7, 4095, 4096, 65_536, 65_537, 1024 * 1024 + 3]) {
+      const content = Buffer.alloc(size, 97);
+      await writeFile(path.join(ws, "sized.txt"), content);
+      const read = await readFileConfined(scope, path.join(ws, "sized.txt"));
+      expect(read.bytes.equals(content)).toBe(true);
+      expect(read.truncated).toBe(false);
+    }
+    const any: FsScope = { roots: [], fsScope: "any" };
+    // /proc files stat as size 0 and still have content.
+    expect((await readFileConfined(any, "/proc/self/status")).bytes.toString()).toContain("Pid:");
+  });
   test("reads within a byte cap", async () => {
     await writeFile(path.join(ws, "big.txt"), "x".repeat(5000));
     const read = await readFileConfined(scope, path.join(ws, "big.txt"), { maxBytes: 1000 });
@@ -274,6 +286,20 @@ describe("read tracker", () => {
     expect(() => tracker.checkBeforeEdit("/ws/a", Buffer.from("v2"))).toThrow(expect.objectContaining({ code: ErrorCode.FILE_EXTERNALLY_MODIFIED }));
     tracker.recordWrite("/ws/a", "v2");
     expect(() => tracker.checkBeforeEdit("/ws/a", Buffer.from("v2"))).not.toThrow();
+  });
+  test("a re-read of an unchanged file is no state change (no state write); a changed one is", () => {
+    const resources = new ResourceStore();
+    let changes = 0;
+    resources.onChange(() => changes++);
+    const tracker = readTracker({ resources });
+    tracker.recordRead("/ws/a", Buffer.from("v1"), { mtimeMs: 1 });
+    tracker.recordRead("/ws/a", Buffer.from("v1"), { mtimeMs: 1 });
+    expect(changes).toBe(1);
+    tracker.recordRead("/ws/a", Buffer.from("v1"), { mtimeMs: 2 });
+    tracker.recordRead("/ws/a", Buffer.from("v2"), { mtimeMs: 2 });
+    tracker.recordRead("/ws/b", Buffer.from("v2"), { mtimeMs: 2 });
+    expect(changes).toBe(4);
+    expect(tracker.get("/ws/a")).toEqual({ sha256: expect.any(String), size: 2, mtimeMs: 2 });
   });
   test("is serializable state that round-trips", () => {
     const resources = new ResourceStore();

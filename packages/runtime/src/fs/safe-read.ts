@@ -8,7 +8,7 @@ import { open, type FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
-import { assertInsideRoots, assertNoNul, realPathOfHandle, type FsScope } from "./confinement.js";
+import { assertInsideRoots, assertNoNul, realPathOfHandle, realRoots, type FsScope } from "./confinement.js";
 import { errnoError } from "./errno.js";
 
 /** Default byte cap of one read. */
@@ -65,10 +65,16 @@ const OPEN_ATTEMPTS = 3;
 
 async function openAndCheck(scope: FsScope, absPath: string, displayPath: string): Promise<OpenedFile> {
   const handle = await open(absPath, READ_FLAGS);
+  // The descriptor's path, the roots' real paths and the stat are independent trips to the thread
+  // pool: started together, awaited in the order the checks need them (so the same error wins).
+  const roots = scope.fsScope === "any" ? undefined : realRoots(scope);
+  const statted = handle.stat();
+  roots?.catch(() => undefined);
+  statted.catch(() => undefined);
   try {
     const realPath = await realPathOfHandle(handle, absPath);
-    await assertInsideRoots(scope, realPath, displayPath);
-    const stat = await handle.stat();
+    await assertInsideRoots(scope, realPath, displayPath, roots);
+    const stat = await statted;
     const kind = specialKind(stat);
     if (kind !== undefined) throw specialFileError(displayPath, kind);
     return { handle, realPath, stat };
@@ -95,8 +101,11 @@ export async function readFileConfined(scope: FsScope, absPath: string, options:
     const chunks: Buffer[] = [];
     let total = 0;
     let truncated = false;
+    // Buffers sized by the stat (one byte more, to see growth), not 1 MiB for a 6-byte file.
+    const expected = opened.stat.isFile() ? opened.stat.size : 0;
     for (;;) {
-      const want = Math.min(1024 * 1024, maxBytes + 1 - total);
+      const left = expected + 1 - total;
+      const want = Math.min(1024 * 1024, maxBytes + 1 - total, left > 0 ? left : 64 * 1024);
       const buffer = Buffer.allocUnsafe(want);
       const { bytesRead } = await opened.handle.read(buffer, 0, want, null);
       if (bytesRead === 0) break;
@@ -106,6 +115,10 @@ export async function readFileConfined(scope: FsScope, absPath: string, options:
         truncated = true;
         break;
       }
+      // A regular file read up to exactly its stat size by a short read is at its end: a read of a
+      // regular file returns less than asked only there, so the confirming empty read is skipped.
+      // (Pseudo-files whose size is not their length, like /proc's 0 or sysfs's 4096, never match.)
+      if (expected > 0 && total === expected && bytesRead < want) break;
     }
     const bytes = Buffer.concat(chunks);
     return { bytes: truncated ? bytes.subarray(0, maxBytes) : bytes, realPath: opened.realPath, stat: opened.stat, truncated };
