@@ -9,6 +9,7 @@ import { resolveModelPath, sanitizeModelPathArg } from "./model-path.js";
 import { isWithinRoot, resolveForCreate, type FsScope } from "./confinement.js";
 import { errnoCode } from "./errno.js";
 import { openConfined, readFileConfined } from "./safe-read.js";
+import { SLOW_SYNC_MS, setSyncFastPath, syncFastPathEnabled, timedSync } from "./sync-fast-path.js";
 import { writeFileConfined } from "./atomic-write.js";
 import { decodeText, encodeText } from "./text-format.js";
 import { PathLocks } from "./path-lock.js";
@@ -134,6 +135,9 @@ test("a path flipping between a file and an outside symlink never leaks the outs
   let reads = 0;
   const unexpected: string[] = [];
   for (let i = 0; i < 300; i++) {
+    // Let the flipper's I/O run: a small read completes synchronously (sync-fast-path.ts), and a
+    // loop of them would otherwise never reach the event loop's I/O phase.
+    await new Promise((resolve) => setImmediate(resolve));
     try {
       const read = await readFileConfined(scope, target);
       reads++;
@@ -180,6 +184,46 @@ describe("safe reader", () => {
     const any: FsScope = { roots: [], fsScope: "any" };
     // /proc files stat as size 0 and still have content.
     expect((await readFileConfined(any, "/proc/self/status")).bytes.toString()).toContain("Pid:");
+  });
+  test("the synchronous fast path and the thread-pool path answer alike", async () => {
+    await writeFile(path.join(ws, "big.txt"), "y".repeat(300 * 1024));
+    await symlink(path.join(outside, "secret.txt"), path.join(ws, "out.txt"));
+    execFileSync("mkfifo", [path.join(ws, "pipe")]);
+    const outcome = async () => {
+      const results: unknown[] = [];
+      for (const [name, cap] of [["a.txt"], ["big.txt"], ["big.txt", 1000], ["out.txt"], ["pipe"], ["missing.txt"], ["."]] as const) {
+        const read = await readFileConfined(scope, path.join(ws, name), { maxBytes: cap }).catch((e: unknown) => e);
+        results.push(
+          !(typeof read === "object" && read !== null && "bytes" in read)
+            ? { code: ToolError.is(read) ? read.code : errnoCode(read), message: (read as Error).message }
+            : { ...(read as { realPath: string; truncated: boolean }), bytes: (read as { bytes: Buffer }).bytes.toString("base64").slice(0, 64), stat: undefined },
+        );
+      }
+      return results;
+    };
+    try {
+      const fast = await outcome();
+      setSyncFastPath(false);
+      expect(await outcome()).toEqual(fast);
+      expect(fast[0]).toMatchObject({ realPath: path.join(ws, "a.txt"), truncated: false });
+      expect(fast[2]).toMatchObject({ truncated: true });
+      expect(fast[3]).toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
+    } finally {
+      setSyncFastPath(true);
+    }
+  });
+  test("a slow synchronous step turns the fast path off", () => {
+    try {
+      timedSync(() => undefined);
+      expect(syncFastPathEnabled()).toBe(true);
+      timedSync(() => {
+        const until = performance.now() + SLOW_SYNC_MS + 5;
+        while (performance.now() < until);
+      });
+      expect(syncFastPathEnabled()).toBe(false);
+    } finally {
+      setSyncFastPath(true);
+    }
   });
   test("reads within a byte cap", async () => {
     await writeFile(path.join(ws, "big.txt"), "x".repeat(5000));

@@ -4,13 +4,13 @@
  * Failures are ToolErrors whose message is the reference's text (decision D1).
  */
 import path from "node:path";
-import { realpath } from "node:fs/promises";
 import {
   DEFAULT_MAX_READ_BYTES,
   PATH_LOCKS,
   errnoCode,
   readFileConfined,
   readTracker,
+  realpathFast,
   resolveModelPath,
   type ReadResult,
   ioErrorText,
@@ -62,7 +62,7 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
   const display = displayJoin(ctx.cwd, input.target_file);
   const skill = isSkillMarkdown(joined);
   let target = joined;
-  let canonical = await realpath(joined).catch(async (error: unknown) => {
+  let canonical = await realpathFast(joined).catch(async (error: unknown) => {
     if (errnoCode(error) !== "ENOENT") return joined;
     const match = await resolveUnicodeFileName(session, joined);
     if (match !== undefined) target = match;
