@@ -187,17 +187,18 @@ describe("safe reader", () => {
   });
   test("the synchronous fast path and the thread-pool path answer alike", async () => {
     await writeFile(path.join(ws, "big.txt"), "y".repeat(300 * 1024));
+    await writeFile(path.join(ws, "mid.txt"), "z".repeat(5000));
     await symlink(path.join(outside, "secret.txt"), path.join(ws, "out.txt"));
     execFileSync("mkfifo", [path.join(ws, "pipe")]);
     const outcome = async () => {
       const results: unknown[] = [];
-      for (const [name, cap] of [["a.txt"], ["big.txt"], ["big.txt", 1000], ["out.txt"], ["pipe"], ["missing.txt"], ["."]] as const) {
-        const read = await readFileConfined(scope, path.join(ws, name), { maxBytes: cap }).catch((e: unknown) => e);
-        results.push(
-          !(typeof read === "object" && read !== null && "bytes" in read)
-            ? { code: ToolError.is(read) ? read.code : errnoCode(read), message: (read as Error).message }
-            : { ...(read as { realPath: string; truncated: boolean }), bytes: (read as { bytes: Buffer }).bytes.toString("base64").slice(0, 64), stat: undefined },
-        );
+      for (const [name, cap] of [["a.txt"], ["big.txt"], ["mid.txt", 1000], ["big.txt", 1000], ["out.txt"], ["pipe"], ["missing.txt"], ["."]] as const) {
+        try {
+          const read = await readFileConfined(scope, path.join(ws, name), cap === undefined ? {} : { maxBytes: cap });
+          results.push({ realPath: read.realPath, truncated: read.truncated, bytes: read.bytes.toString("base64").slice(0, 64), length: read.bytes.length });
+        } catch (error) {
+          results.push({ code: ToolError.is(error) ? error.code : errnoCode(error), message: (error as Error).message });
+        }
       }
       return results;
     };
@@ -206,8 +207,9 @@ describe("safe reader", () => {
       setSyncFastPath(false);
       expect(await outcome()).toEqual(fast);
       expect(fast[0]).toMatchObject({ realPath: path.join(ws, "a.txt"), truncated: false });
-      expect(fast[2]).toMatchObject({ truncated: true });
-      expect(fast[3]).toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
+      expect(fast[2]).toMatchObject({ truncated: true, length: 1000 });
+      expect(fast[3]).toMatchObject({ truncated: true, length: 1000 });
+      expect(fast[4]).toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
     } finally {
       setSyncFastPath(true);
     }
