@@ -189,5 +189,6 @@ test("an update that changes nothing is no state change (no state write); a real
   if (!changed.ok) throw new Error(changed.error.message);
   expect(changed.promptText).toBe("- [completed] 1: Task A\n- [in_progress] 2: Task B\n");
   expect(changes).toBe(1);
-  expect(((await session.snapshotState()).state?.["grok_build.Todo"] as { todos: Record<string, { status: string }> }).todos["1"]?.status).toBe("completed");
+  const state = (await session.snapshotState()).state as Record<string, { todos: Record<string, { status: string }> }> | undefined;
+  expect(state?.["grok_build.Todo"]?.todos["1"]?.status).toBe("completed");
 });
