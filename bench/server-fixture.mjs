@@ -95,7 +95,9 @@ export async function startServer({ workspace, tools, truncation, extraArgs = []
   const check = promisify(health.check.bind(health));
   const executeRaw = promisify(client.executeTool.bind(client));
   if (tools) {
-    const fin = await promisify(client.finalizeToolConfigRequest.bind(client))(FinalizeToolServerConfigRequest.fromPartial({ tools, ...(truncation ? { truncation } : {}) }));
+    const fin = await promisify(client.finalizeToolConfigRequest.bind(client))(
+      FinalizeToolServerConfigRequest.fromPartial({ tools, ...(truncation ? { truncation } : {}) }),
+    );
     if (!fin.success) throw new Error(`finalize failed: ${fin.message}`);
   }
   return {

@@ -100,7 +100,9 @@ export class FileReadTracker {
   #put(realPath: string, record: FileReadRecord): void {
     if (!isSafeKey(realPath)) return;
     // The same record again (a re-read of an unchanged file) leaves the state as it is: no change, no state write.
-    this.resources.update(FILE_READ_TRACKER, (state) => (sameRecord(Object.hasOwn(state, realPath) ? state[realPath] : undefined, record) ? state : { ...state, [realPath]: record }));
+    this.resources.update(FILE_READ_TRACKER, (state) =>
+      sameRecord(Object.hasOwn(state, realPath) ? state[realPath] : undefined, record) ? state : { ...state, [realPath]: record },
+    );
   }
 }
 
