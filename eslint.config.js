@@ -7,23 +7,11 @@ import nx from "@nx/eslint-plugin";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-// Tool folders reach files through ctx.session and @grok-tools/runtime/fs, and never another tool's folder:
-// helpers shared by tools live in src/shared/. Files listed in FS_EXCEPTIONS still call node:fs directly;
-// they predate the rule (issue #14 lists them to convert) and no file may join them.
-const FS_EXCEPTIONS = [
-  "packages/tools-grokbuild/src/web-fetch/fetch-session.ts",
-  "packages/tools-grokbuild/src/web-fetch/session-files.ts",
-  "packages/tools-grokbuild/src/web-fetch/errors.ts",
-  "packages/tools-grokbuild/src/search-replace/hints.ts",
-  "packages/tools-grokbuild/src/search-replace/execute.ts",
-  "packages/tools-grokbuild/src/run-terminal-cmd/execute.ts",
-  "packages/tools-grokbuild/src/read-file/execute.ts",
-  "packages/tools-grokbuild/src/read-file/cursor-rules.ts",
-  "packages/tools-grokbuild/src/grep/execute.ts",
-  "packages/tools-grokbuild/src/grep/ripgrep.ts",
-  "packages/tools-grokbuild/src/list-dir/walk.ts",
-  "packages/tools-grokbuild/src/list-dir/execute.ts",
-];
+// Tool code reaches files through @grok-tools/runtime/fs (with ctx.session as the scope) and host facts
+// through @grok-tools/runtime/helpers, never node:fs; tool folders never import another tool's folder:
+// helpers shared by tools live in src/shared/. The one exception to the first rule is each package's
+// description loader (src/shared/description.ts): it reads the package's own files, not the workspace.
+const FS_EXCEPTIONS = ["packages/*/src/shared/description.ts"];
 // The concise twin is the same tool in the GrokBuildConcise namespace and runs the standard tool's code;
 // the two task tools share description text with get_task_output (descriptions are packaging's to move).
 const CROSS_TOOL_EXCEPTIONS = [
@@ -41,6 +29,11 @@ const OTHER_TOOL = {
   message: "A tool folder imports no other tool folder: move what both need to src/shared/.",
 };
 const TOOL_FOLDERS = ["packages/tools-grokbuild/src/*/**/*.ts", "packages/tools-codex/src/*/**/*.ts"];
+const SHARED_FOLDERS = [
+  "packages/tools-grokbuild/src/shared/**/*.ts",
+  "packages/tools-grokbuild/src/reminders/**/*.ts",
+  "packages/tools-codex/src/shared/**/*.ts",
+];
 const NOT_TOOL_FOLDERS = ["packages/*/src/shared/**", "packages/*/src/reminders/**", "**/*.test.ts"];
 
 export default [
@@ -89,11 +82,11 @@ export default [
   },
   {
     files: TOOL_FOLDERS,
-    ignores: [...NOT_TOOL_FOLDERS, ...FS_EXCEPTIONS, ...CROSS_TOOL_EXCEPTIONS],
+    ignores: [...NOT_TOOL_FOLDERS, ...CROSS_TOOL_EXCEPTIONS],
     rules: { "no-restricted-imports": ["error", { paths: NODE_FS, patterns: [OTHER_TOOL] }] },
   },
-  { files: FS_EXCEPTIONS, rules: { "no-restricted-imports": ["error", { patterns: [OTHER_TOOL] }] } },
   { files: CROSS_TOOL_EXCEPTIONS, rules: { "no-restricted-imports": ["error", { paths: NODE_FS }] } },
+  { files: SHARED_FOLDERS, ignores: ["**/*.test.ts", ...FS_EXCEPTIONS], rules: { "no-restricted-imports": ["error", { paths: NODE_FS }] } },
   // The vendor example is built from the runtime's root entry alone, as the README promises.
   {
     files: ["packages/vendor-example/src/**/*.ts"],

@@ -12,6 +12,7 @@ import {
   type ToolNotificationMsg,
 } from "@grok-tools/proto";
 import { bearerChecker } from "./bearer.js";
+import { parseNotification, type HostNotification } from "./notifications.js";
 
 /** Where the host listens when `listen` is omitted: loopback, a free port. */
 export const DEFAULT_CALLBACK_LISTEN = "127.0.0.1:0";
@@ -23,8 +24,8 @@ export interface ReceivedNotification {
   sessionId: string;
   /** Monotonic per connection; gaps mean lost notifications. */
   sequence: number;
-  /** The notification object, tagged by `"type"` (e.g. `{"type":"SubagentCompleted",...}`). */
-  notification: { type?: string } & Record<string, unknown>;
+  /** The notification, tagged by `"type"` (narrow on it: `SubagentCompleted`, `TaskCompleted`, ...). */
+  notification: HostNotification;
   /** notification_json as received. */
   notificationJson: string;
 }
@@ -36,6 +37,9 @@ export interface SpawnSubagentContext {
   metadata: Metadata;
 }
 
+/** Runs one child to completion; `context.signal` aborts when the server cancels the call. */
+export type SpawnSubagentHandler = (request: SpawnSubagentRequest, context: SpawnSubagentContext) => Promise<DeepPartial<SubagentResultMsg>>;
+
 /** Options of createCallbackHost. */
 export interface CallbackHostOptions {
   /** `host:port` (port 0 = a free port) or `unix:/path`; default 127.0.0.1:0. */
@@ -45,10 +49,12 @@ export interface CallbackHostOptions {
   /** Receives each notification; a throw answers INTERNAL (the server ignores it). */
   onNotification?: (notification: ReceivedNotification) => void | Promise<void>;
   /**
-   * Runs one child request to completion. A throw becomes `{ success: false, error: message }`.
-   * Without it, SpawnSubagent answers UNIMPLEMENTED.
+   * Runs one child request to completion (a runner: `scriptedRunner`, `commandRunner` or your own).
+   * A throw becomes `{ success: false, error: message }`. Without it, SpawnSubagent answers UNIMPLEMENTED.
    */
-  spawnSubagent?: (request: SpawnSubagentRequest, context: SpawnSubagentContext) => Promise<DeepPartial<SubagentResultMsg>>;
+  onSpawnSubagent?: SpawnSubagentHandler;
+  /** @deprecated The former name of {@link onSpawnSubagent}. */
+  spawnSubagent?: SpawnSubagentHandler;
   /** Server credentials (default: plaintext, meant for loopback and unix sockets). */
   credentials?: ServerCredentials;
 }
@@ -91,9 +97,9 @@ export async function createCallbackHost(options: CallbackHostOptions): Promise<
   const service: GrokToolsCallbackServiceServer = {
     sendNotification: guard<ToolNotificationMsg, NotificationAck>(async (call) => {
       const { sessionId, notificationJson, sequence } = call.request;
-      let notification: ReceivedNotification["notification"];
+      let notification: HostNotification;
       try {
-        notification = JSON.parse(notificationJson) as ReceivedNotification["notification"];
+        notification = parseNotification(notificationJson);
       } catch (error) {
         throw statusError(GrpcStatus.INVALID_ARGUMENT, `notification_json is not JSON: ${messageOf(error)}`);
       }
@@ -101,11 +107,13 @@ export async function createCallbackHost(options: CallbackHostOptions): Promise<
       return {};
     }),
     spawnSubagent: guard<SpawnSubagentRequest, SubagentResultMsg>(async (call) => {
-      if (!options.spawnSubagent) throw statusError(GrpcStatus.UNIMPLEMENTED, "this host does not run subagents");
+      const run = options.onSpawnSubagent ?? options.spawnSubagent;
+      if (!run) throw statusError(GrpcStatus.UNIMPLEMENTED, "this host does not run subagents");
       const controller = new AbortController();
       call.once("cancelled", () => controller.abort(new Error("SpawnSubagent was cancelled by the server")));
       try {
-        return SubagentResultMsg.fromPartial(await options.spawnSubagent(call.request, { signal: controller.signal, metadata: call.metadata }));
+        const result = SubagentResultMsg.fromPartial(await run(call.request, { signal: controller.signal, metadata: call.metadata }));
+        return controller.signal.aborted ? { ...result, success: false, cancelled: true } : result;
       } catch (error) {
         return SubagentResultMsg.fromPartial({ success: false, error: messageOf(error), cancelled: controller.signal.aborted });
       }

@@ -15,3 +15,4 @@ export {
   decodeRpcStatus,
   encodeFinalizeValidationStatus,
 } from "./status-details.js";
+export { decodeStringsStrictly } from "./strict-utf8.js";

@@ -1,7 +1,7 @@
 /**
  * @grok-tools/runtime/fs: the confined file operations. Tools reach files only through these and
  * their context's session (`ctx.session` is an `FsScope`): checked on the opened descriptor, atomic
- * writes with journalled temporaries, confined ripgrep launches, per-path locks and the read tracker.
+ * writes with journalled temporaries, confined ripgrep launches and the one ripgrep runner, per-path locks and the read tracker.
  */
 export {
   MAX_SYMLINK_HOPS,
@@ -23,7 +23,16 @@ export { CheckedDir, assertEntryName, openDirConfined, openDirUnconfined, type O
 export { errnoCode, errnoError } from "./fs/errno.js";
 export { realpathFast } from "./fs/sync-fast-path.js";
 export { DEFAULT_MAX_READ_BYTES, openConfined, readFileConfined, specialFileError, specialKind, type OpenedFile, type ReadResult } from "./fs/safe-read.js";
-export { createFileConfined, removeFileConfined, replaceFileAtomic, writeFileConfined, type WriteResult } from "./fs/atomic-write.js";
+export {
+  createFileConfined,
+  createUniqueFileInDir,
+  removeFileConfined,
+  replaceFileAtomic,
+  writeFileConfined,
+  type UniqueFileOptions,
+  type WriteResult,
+} from "./fs/atomic-write.js";
+export { resolveRealPath, statPath, statPathSync } from "./fs/path-facts.js";
 export { TEMP_JOURNAL_DIR_NAME, TempJournal, temporaryNameFor, temporaryWriterPid, type JournalEntry, type RecoveryReport } from "./fs/temp-journal.js";
 export {
   SEARCH_SANDBOX_ENV_VAR,
@@ -36,6 +45,16 @@ export {
   type SearchSandbox,
   type SearchSandboxPolicy,
 } from "./fs/search-root.js";
+export {
+  MAX_RIPGREP_STDOUT_BYTES,
+  RIPGREP_PATH_ENV_VAR,
+  ripgrepPath,
+  ripgrepStatus,
+  runRipgrep,
+  type RipgrepRun,
+  type RipgrepRunOptions,
+  type RipgrepStatus,
+} from "./fs/ripgrep-run.js";
 export { decodeText, detectTextFormat, encodeText, type TextFormat } from "./fs/text-format.js";
 export { PATH_LOCKS, PathLocks } from "./fs/path-lock.js";
 export {

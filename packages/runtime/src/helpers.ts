@@ -1,6 +1,7 @@
 /**
  * @grok-tools/runtime/helpers: small helpers tool code shares: lenient input coercion, argument
- * checks, text truncation and token estimates, plain-object checks, the wait cap of descriptions.
+ * checks, text truncation and token estimates, plain-object checks, the wait cap of descriptions,
+ * host facts (a command on PATH, WSL).
  */
 export { coerceKeys, dropNullKeys, lenientBool, lenientInteger, lenientOptionalInteger, lenientStringList, normalizeKey } from "./validation/lenient.js";
 export { MAX_ARGUMENT_BYTES, rejectNulByte, rejectOversizedArgument } from "./validation/argument-checks.js";
@@ -13,6 +14,7 @@ export { DEFAULT_MAX_OUTPUT_BYTES } from "./output/output-limit.js";
 export { DEFAULT_MAX_LINES_READ } from "./output/truncation-settings.js";
 export { isPlainObject, isSafeKey } from "./core/plain-object.js";
 export { uuidV7 } from "./core/uuid.js";
+export { findOnPath, isWsl, type FindOnPathOptions } from "./core/host-facts.js";
 export { silentLogger } from "./core/logger.js";
 export { MAX_WAIT_BLOCK_MS, maxWaitBlockMs } from "./finalize/finalize-tools.js";
 export { formatMaxWait, renderTemplate, stripTemplateMarkers, substitutePlaceholders, type PlaceholderValues } from "./finalize/template-renderer.js";
@@ -26,3 +28,5 @@ export type { ResourceCategory } from "./tool/resource.js";
 export type { ResourceStore } from "./session/resource-store.js";
 export type { TObject, TProperties } from "./schema/typebox.js";
 export { sanitizeForFileName } from "./session/session.js";
+export { SubagentHostSlot, type SubagentRunResult, type SubagentSpawnRequest } from "./tool/subagent-host.js";
+export type { ToolsetEntry } from "./tool/toolset-view.js";

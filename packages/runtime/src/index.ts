@@ -15,6 +15,8 @@ export { NAMESPACE_API_VERSION } from "./tool/define-namespace.js";
 export { defineResource } from "./tool/resource.js";
 /** Declares a per-session service: created on first use, disposed when the session closes. */
 export { defineService } from "./tool/service.js";
+/** The session service through which a tool asks the host to run a child agent (spec §7.4). */
+export { subagentHostService } from "./tool/subagent-host.js";
 /** Declares a system reminder collected after successful calls. */
 export { defineReminder } from "./tool/reminder.js";
 /** Declares a finalize-time rule over the whole requested toolset. */
@@ -50,6 +52,8 @@ export type { OutputLimitSpec } from "./output/output-limit.js";
 export type { ToolContext } from "./tool/tool-context.js";
 /** The session as a tool sees it: roots, resources, services, truncation. */
 export type { SessionHandle } from "./tool/tool-context.js";
+/** A host that runs child agents: `spawn(request, signal)` lasts the child's whole run. */
+export type { SubagentHost } from "./tool/subagent-host.js";
 /** A notification to the host. */
 export type { ToolNotification } from "./tool/tool-context.js";
 /** What a tool, reminder or rule sees of the finalized toolset. */

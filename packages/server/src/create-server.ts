@@ -4,11 +4,11 @@
  * workspace's state folder (locked) from creation to shutdown.
  */
 import { ServerCredentials, status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
-import { timingSafeEqual, createHash } from "node:crypto";
+import { timingSafeEqual, createHash, randomUUID } from "node:crypto";
 import { GrokToolsServiceService, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
 import { Session, ToolRegistry, defaultStateDir, detectSearchSandbox, type AgentDefinition } from "@grok-tools/runtime/host";
 import { silentLogger } from "@grok-tools/runtime/helpers";
-import { type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
+import { subagentHostService, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
 import { GITIGNORE_POLICY, grokBuild, grokBuildConcise } from "@grok-tools/tools-grokbuild";
 import { codex } from "@grok-tools/tools-codex";
 import { createToolsService } from "./grpc/tools-service.js";
@@ -70,6 +70,12 @@ export interface ToolsServer {
   readonly session: Session;
 }
 
+/**
+ * This process's generated session id: the callback's `session_id` (and children's
+ * `parent_session_id`) when finalize names none (spec §7.5).
+ */
+export const PROCESS_SESSION_ID = randomUUID();
+
 /** Grace period of a shutdown before calls are cut. */
 export const SHUTDOWN_GRACE_MS = 5000;
 
@@ -113,13 +119,17 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   const maxMessageBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   const server = new ToolsGrpcServer({ "grpc.max_receive_message_length": maxMessageBytes, "grpc.max_send_message_length": maxMessageBytes });
   let callback: CallbackConnection | undefined;
-  const connectCallback = async (target: Session, address: string, secret: string | undefined) => {
-    const dialed = await dialCallback(address, secret, log);
+  const connectCallback = async (target: Session, address: string, secret: string | undefined, sessionId: string | undefined) => {
+    const callbackSessionId = sessionId || PROCESS_SESSION_ID;
+    const subagentsEnabled = target.toolset?.entries().some((entry) => entry.kind === "task") ?? false;
+    const dialed = await dialCallback(address, secret, log, { subagentsEnabled });
     if ("send" in dialed) {
       callback?.close();
       callback = dialed;
-      target.setNotificationSink((sessionId, notification) => dialed.send(sessionId, notification));
-      log.info({ address, session: target.id }, "callback connected");
+      target.setNotificationSink((_sessionId, notification) => dialed.send(callbackSessionId, notification));
+      // The task tool reaches the host through the session's subagent slot (no server import).
+      if (subagentsEnabled) target.service(subagentHostService).connect(dialed.subagents, callbackSessionId);
+      log.info({ address, session: target.id, callbackSessionId, subagents: subagentsEnabled }, "callback connected");
     }
     return dialed.status;
   };

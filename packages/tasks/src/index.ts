@@ -61,3 +61,14 @@ export {
   type TaskSnapshot,
   type WaitOutcome,
 } from "./task-manager.js";
+export {
+  DEFAULT_MAX_CONCURRENT_SUBAGENTS,
+  EVICTED_SUBAGENT_OUTPUT,
+  MAX_COMPLETED_SUBAGENTS,
+  SubagentCoordinator,
+  type SubagentCancelOutcome,
+  type SubagentLimitBehavior,
+  type SubagentSnapshot,
+  type SubagentStart,
+  type SubagentStatus,
+} from "./subagent-coordinator.js";

@@ -12,6 +12,7 @@ import { RunningProcess, type ProcessExit } from "./process-runner.js";
 import type { ProcessIsolation } from "./process-isolation.js";
 import { SpareLauncher } from "./spare-launcher.js";
 import { uuidV7 } from "@grok-tools/runtime/helpers";
+import { SubagentCoordinator } from "./subagent-coordinator.js";
 
 /** Completed background tasks stay whole this long, then shrink to a tombstone. */
 export const COMPLETED_TASK_TTL_MS = 5 * 60_000;
@@ -263,6 +264,8 @@ export class TaskManager {
   readonly #spare = new SpareLauncher();
   /** Spawns in flight (room granted, process not yet running), counted against the limit. */
   #starting = 0;
+  /** The session's subagent children: tasks too, observed and killed by the same tools. */
+  readonly subagents: SubagentCoordinator;
 
   constructor(options: ManagerOptions = {}) {
     this.#log = options.log ?? silentLogger;
@@ -271,6 +274,7 @@ export class TaskManager {
     this.#maxQueueWaitMs = options.maxQueueWaitMs ?? MAX_QUEUE_WAIT_MS;
     this.#ttlMs = options.completedTaskTtlMs ?? COMPLETED_TASK_TTL_MS;
     this.#maxRuntimeMs = options.backgroundMaxRuntimeMs ?? BACKGROUND_MAX_RUNTIME_MS;
+    this.subagents = new SubagentCoordinator({ log: this.#log });
   }
 
   /** The session's spare launcher (diagnostics and tests; the manager drives it). */
@@ -360,20 +364,40 @@ export class TaskManager {
     return snapshotOf(task);
   }
 
-  /** Resolves when any of the tasks completes, the time is up or `signal` aborts, saying which. */
+  /** Resolves when any of the tasks (commands or subagents) completes, the time is up or `signal` aborts, saying which. */
   async waitForAny(ids: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome> {
-    const pending = ids.map((id) => this.#tasks.get(id)).filter((t): t is ProcessTask => t !== undefined && !t.completed);
+    const pending = this.#pendingCompletions(ids);
     if (pending.length === 0) return "completed";
-    for (const task of pending) task.blockWaited = true;
-    return waitUntil(Promise.race(pending.map((t) => t.reported)), timeoutMs, signal);
+    return waitUntil(Promise.race(pending), timeoutMs, signal);
   }
 
-  /** Resolves when all of the tasks completed, the time is up or `signal` aborts, saying which. */
+  /** Resolves when all of the tasks (commands or subagents) completed, the time is up or `signal` aborts, saying which. */
   async waitForAll(ids: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome> {
-    const pending = ids.map((id) => this.#tasks.get(id)).filter((t): t is ProcessTask => t !== undefined && !t.completed);
+    const pending = this.#pendingCompletions(ids);
     if (pending.length === 0) return "completed";
-    for (const task of pending) task.blockWaited = true;
-    return waitUntil(Promise.all(pending.map((t) => t.reported)), timeoutMs, signal);
+    return waitUntil(Promise.all(pending), timeoutMs, signal);
+  }
+
+  /** What a wait on `ids` waits for: running commands (marked as waited on) and running subagents. */
+  #pendingCompletions(ids: readonly string[]): Promise<unknown>[] {
+    const pending: Promise<unknown>[] = [];
+    for (const id of ids) {
+      const task = this.#tasks.get(id);
+      if (task) {
+        if (task.completed) continue;
+        task.blockWaited = true;
+        pending.push(task.reported);
+      } else if (this.subagents.isPending(id)) {
+        pending.push(this.subagents.completion(id));
+      }
+    }
+    return pending;
+  }
+
+  /** Waits up to `timeoutMs` for a subagent to be terminal (or until `signal` aborts). */
+  async waitForSubagent(id: string, timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome> {
+    if (!this.subagents.isPending(id)) return "completed";
+    return waitUntil(this.subagents.completion(id), timeoutMs, signal);
   }
 
   /** Kills a task by id (explicit kill: status `cancelled`). */
@@ -396,15 +420,16 @@ export class TaskManager {
     return this.#tasks.size === 0 && this.#tombstones.size === 0;
   }
 
-  /** Kills every command of the session and waits for them to be gone. */
+  /** Kills every command and cancels every subagent of the session, and waits for them to be gone. */
   async dispose(): Promise<void> {
     this.#disposed = true;
+    const children = this.subagents.dispose();
     this.#spare.dispose();
     for (const queued of this.#queue.splice(0)) queued.refuse(closingError());
     for (const timer of this.#evictions.values()) clearTimeout(timer);
     this.#evictions.clear();
     const running = [...this.#foreground, ...this.#tasks.values()].filter((task) => !task.completed);
-    await Promise.allSettled(running.map((task) => task.kill("killed")));
+    await Promise.allSettled([...running.map((task) => task.kill("killed")), children]);
   }
 
   /**

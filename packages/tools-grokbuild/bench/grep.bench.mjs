@@ -15,10 +15,11 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { rgPath } from "@vscode/ripgrep";
+import { ripgrepPath } from "@grok-tools/runtime/fs";
 import { Session, ToolRegistry } from "@grok-tools/runtime/host";
 import { grokBuild } from "../dist/index.js";
 import { ripgrepArgs } from "../dist/grep/execute.js";
-import { ripgrepPath } from "../dist/grep/ripgrep.js";
 import { record } from "../../../bench/harness.mjs";
 
 const MAX_RATIO = 1.3;
@@ -51,7 +52,7 @@ async function generateTree(root, count) {
 
 function runRgDirect(args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(ripgrepPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(ripgrepPath(rgPath), args, { stdio: ["ignore", "pipe", "pipe"] });
     const chunks = [];
     child.stdout.on("data", (c) => chunks.push(c));
     child.on("error", reject);

@@ -11,6 +11,7 @@ export { webFetch, webFetchSession, WebFetchSession, type HostResolver, type Res
 export { readFile, readFileConcise, GITIGNORE_POLICY, CURSOR_RULES_ON_READ, type GitignorePolicy } from "./read-file/index.js";
 export { runTerminalCmd, runTerminalCmdConcise, logFileNameFor } from "./run-terminal-cmd/index.js";
 export { getTaskOutput } from "./get-task-output/index.js";
+export { task } from "./task/index.js";
 export { getTerminalCommandOutput } from "./get-terminal-command-output/index.js";
 export { waitTasks } from "./wait-tasks/index.js";
 export { killTask } from "./kill-task/index.js";

@@ -14,6 +14,7 @@ import { killTerminalCommand } from "./kill-terminal-command/index.js";
 import { getTaskOutput } from "./get-task-output/index.js";
 import { getTerminalCommandOutput } from "./get-terminal-command-output/index.js";
 import { waitTasks } from "./wait-tasks/index.js";
+import { task } from "./task/index.js";
 import { webFetch } from "./web-fetch/index.js";
 import { searchReplace } from "./search-replace/index.js";
 import { searchReplaceConcise } from "./search-replace-concise/index.js";
@@ -39,6 +40,7 @@ export const grokBuildTools: AnyToolDefinition[] = [
   getTaskOutput,
   getTerminalCommandOutput,
   waitTasks,
+  task,
   webFetch,
   enterPlanMode,
   exitPlanMode,

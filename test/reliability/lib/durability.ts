@@ -92,8 +92,17 @@ export async function killDuringWrites(root: TestRoot, rounds: number): Promise<
         } else return void report.problems.push(`round ${round}: edit of durable-${f}.txt from ${from}: ${result.error.message.slice(0, 120)}`);
       }
     };
+    const editsBefore = report.acknowledgedEdits;
+    const todosBefore = report.acknowledgedTodos;
     const loops = [todoLoop(), ...Array.from({ length: FILES }, (_, f) => editLoop(f))];
-    await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 800));
+    // On a loaded machine a fixed delay can pass before the first edit is answered, and the round
+    // proves nothing; so each round first sees one edit and one todo acknowledged, then the kill
+    // lands at a random moment after that.
+    const progressBy = Date.now() + 60_000;
+    while ((report.acknowledgedEdits === editsBefore || report.acknowledgedTodos === todosBefore) && Date.now() < progressBy && report.problems.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 800));
     server.process.kill("SIGKILL");
     killed = true;
     await server.close();

@@ -197,6 +197,7 @@ function createContext(session: CallHost, tool: FinalizedTool, request: CallRequ
     timeoutMs: request.timeoutMs,
     background: request.background ?? false,
     names,
+    toolset,
     session,
     emit: (partial) => request.onPartial?.(partial),
     notify: (notification) => session.notify(notification),

@@ -3,6 +3,7 @@
  * descriptions and runtime messages use (spec §2.7).
  */
 import type { ToolsetView } from "../tool/define-tool.js";
+import type { ToolsetEntry } from "../tool/toolset-view.js";
 import type { ToolKind } from "../tool/tool-kind.js";
 import type { FinalizedTool } from "./finalize-types.js";
 
@@ -49,6 +50,10 @@ export class FinalizedToolset implements ToolsetView {
 
   clientNameOfKind(kind: ToolKind): string | undefined {
     return this.#toolByKind.get(kind);
+  }
+
+  entries(): readonly ToolsetEntry[] {
+    return this.tools.map((t) => ({ fqId: t.fqId, clientName: t.clientName, kind: t.definition.kind }));
   }
 
   /** Client name of a parameter across all tools of a kind; the canonical name when unmapped. */

@@ -6,7 +6,7 @@
  * elsewhere (issue #12 item 6). Temporaries are journalled (issue #23 item 3).
  */
 import { constants } from "node:fs";
-import { open, rename, unlink, readlink } from "node:fs/promises";
+import { link, open, rename, unlink, readlink } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import path from "node:path";
 import { ErrorCode } from "../errors/error-code.js";
@@ -110,6 +110,17 @@ export async function writeFileConfined(
   }
 }
 
+/** Creates `file` (O_EXCL, no link followed; mode 0644 unless given), writes `content` and fsyncs it. */
+async function writeNewFile(file: string, content: string | Uint8Array, mode: number | undefined): Promise<void> {
+  const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o644);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Creates `absPath` inside the session roots only if nothing is there, not even a link (EEXIST
  * otherwise): its folder is opened and checked (missing folders made inside checked parents) and
@@ -127,13 +138,7 @@ export async function createFileConfined(
   const { parent, name } = splitFilePath(absPath, "open");
   const dir = await openDirConfined(scope, parent, { displayPath, create: true, forEntry: name });
   try {
-    const handle = await open(dir.at(name), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, options.mode ?? 0o644);
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeNewFile(dir.at(name), content, options.mode);
     await dir.handle.sync();
     return { realPath: dir.realPathOf(name), created: true };
   } catch (error) {
@@ -159,6 +164,51 @@ export async function removeFileConfined(scope: FsScope, absPath: string, option
     throw dir.explain(error);
   } finally {
     await dir.close();
+  }
+}
+
+/** Options of {@link createUniqueFileInDir}. */
+export interface UniqueFileOptions {
+  /** Mode of the new file (before the umask); 0644 when omitted. */
+  mode?: number;
+  /** Where the temporary is noted, so that a restart removes it. */
+  journal?: TemporaryNotes;
+  /** The name the temporary's name is derived from ({@link temporaryNameFor}); `file` when omitted. */
+  tempFor?: string;
+}
+
+/**
+ * Writes `content` as a new file in the checked folder `dir` under the first name `nextName()`
+ * yields that is free, and returns that name. A journalled temporary (O_EXCL, no link followed) is
+ * written and fsynced, then hard-linked to the name — link() refuses an existing name, so no file is
+ * ever replaced, not even one a concurrent writer just made, and none is seen half-written — and
+ * removed. Errno failures are rethrown as they are (name them with `dir.explain`).
+ */
+export async function createUniqueFileInDir(
+  dir: CheckedDir,
+  nextName: () => string,
+  content: string | Uint8Array,
+  options: UniqueFileOptions = {},
+): Promise<string> {
+  const tempName = temporaryNameFor(options.tempFor ?? "file");
+  const entry = await options.journal?.begin(dir.realPathOf(tempName));
+  try {
+    await writeNewFile(dir.at(tempName), content, options.mode);
+    try {
+      for (;;) {
+        const name = nextName();
+        try {
+          await link(dir.at(tempName), dir.at(name));
+          return name;
+        } catch (error) {
+          if (errnoCode(error) !== "EEXIST") throw error;
+        }
+      }
+    } finally {
+      await unlink(dir.at(tempName)).catch(() => undefined);
+    }
+  } finally {
+    await entry?.end();
   }
 }
 

@@ -6,7 +6,7 @@
  * never followed. Path strings are only ever resolved once, by the kernel, and then checked.
  */
 import { constants } from "node:fs";
-import { lstat, mkdir, open, readdir, readlink, type FileHandle } from "node:fs/promises";
+import { lstat, mkdir, open, readFile, readdir, readlink, type FileHandle } from "node:fs/promises";
 import type { Dirent, Stats } from "node:fs";
 import path from "node:path";
 import { MAX_SYMLINK_HOPS, assertNoNul, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, type FsScope } from "./confinement.js";
@@ -17,6 +17,8 @@ import { PROC_FD_AVAILABLE } from "./descriptor-path.js";
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY;
 /** Flags of a child folder opened relative to a checked one: never through a link. */
 const CHILD_DIR_FLAGS = DIR_FLAGS | constants.O_NOFOLLOW;
+/** Flags of {@link CheckedDir.readTextNoFollow}: never through a link, never blocked on a FIFO. */
+const TEXT_NOFOLLOW_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** Throws unless `name` is one plain path component. */
 export function assertEntryName(name: string): void {
@@ -86,6 +88,18 @@ export class CheckedDir {
   /** `lstat` of an entry: a link is reported as a link. */
   lstatEntry(name: string): Promise<Stats> {
     return lstat(this.at(name)).catch((error: unknown) => {
+      throw this.explain(error);
+    });
+  }
+
+  /**
+   * The UTF-8 text of the file `relative` below this folder (one or more components, none of them
+   * empty, `.` or `..`), opened without following a link in its last component and without waiting
+   * on a FIFO: for small files of rules (`.gitignore`, `.git/info/exclude`), read whole.
+   */
+  async readTextNoFollow(relative: string): Promise<string> {
+    for (const part of relative.split("/")) assertEntryName(part);
+    return await readFile(`${this.path}/${relative}`, { encoding: "utf8", flag: TEXT_NOFOLLOW_FLAGS }).catch((error: unknown) => {
       throw this.explain(error);
     });
   }

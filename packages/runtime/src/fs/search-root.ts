@@ -19,6 +19,7 @@ import { assertNoNul, isWithinRoot, outsideRootsError, realPathOfHandle, realRoo
 import { PROC_FD_AVAILABLE } from "./descriptor-path.js";
 import { isAlive } from "./temp-journal.js";
 import { ErrorCode } from "../errors/error-code.js";
+import { findOnPath } from "../core/host-facts.js";
 import { ToolError } from "../errors/tool-error.js";
 
 /**
@@ -79,20 +80,8 @@ const SANDBOX_SCRIPT = [
 
 const NO_SANDBOX: SearchSandbox = Object.freeze({ mode: "none", policy: "auto", prefix: Object.freeze([]) as readonly string[], mountCommand: "", detail: "" });
 
-/** An executable of that name on PATH or in the usual system folders. */
-function findExecutable(name: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? "").split(":"), "/usr/bin", "/bin", "/usr/sbin", "/sbin"].filter((d) => d !== "");
-  for (const dir of dirs) {
-    const candidate = path.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
-}
+/** System folders searched after PATH for `unshare` and `mount` (a restricted PATH may lack them). */
+const SYSTEM_DIRS = ["/usr/bin", "/bin", "/usr/sbin", "/sbin"];
 
 function run(file: string, args: readonly string[], cwd: string): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {
@@ -138,8 +127,8 @@ export async function removeStaleProbeFolders(): Promise<void> {
 /** Tries each way of making a namespace on a scratch folder with a link in it; the first that refuses the link wins. */
 async function probeSandbox(): Promise<SearchSandbox> {
   if (process.platform !== "linux") return { ...NO_SANDBOX, detail: `searches follow no link below their root only on Linux (platform ${process.platform})` };
-  const unshare = findExecutable("unshare");
-  const mount = findExecutable("mount");
+  const unshare = findOnPath("unshare", { extraDirs: SYSTEM_DIRS });
+  const mount = findOnPath("mount", { extraDirs: SYSTEM_DIRS });
   const unavailable = { ...NO_SANDBOX, detail: "mount namespaces unavailable (neither unshare --mount nor unshare --user --mount works here)" };
   if (unshare === undefined || mount === undefined) return unavailable;
   let scratch: string;

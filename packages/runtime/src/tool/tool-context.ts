@@ -9,6 +9,7 @@ import type { ToolKind } from "./tool-kind.js";
 import type { Logger } from "../core/logger.js";
 import type { TruncationSettings } from "../output/truncation-settings.js";
 import type { TempJournal } from "../fs/temp-journal.js";
+import type { ToolsetView } from "./toolset-view.js";
 
 /** Client-facing names as configured at finalize (spec §2.7). */
 export interface NameLookup {
@@ -76,6 +77,8 @@ export interface ToolContext<P = unknown> {
   /** The call asked to run in the background (`ExecutionOptions.background`). */
   readonly background: boolean;
   readonly names: NameLookup;
+  /** The finalized toolset this call runs in. */
+  readonly toolset: ToolsetView;
   readonly session: SessionHandle;
   /** Pushes partial output to a streaming caller; a no-op for unary calls. */
   emit(partial: PartialOutput): void;

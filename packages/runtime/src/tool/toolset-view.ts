@@ -3,6 +3,13 @@
  */
 import type { ToolKind } from "./tool-kind.js";
 
+/** One configured tool as others see it: id, client name, kind. */
+export interface ToolsetEntry {
+  readonly fqId: string;
+  readonly clientName: string;
+  readonly kind: ToolKind;
+}
+
 /** What a tool sees of the rest of the finalized toolset (for descriptions and requirements). */
 export interface ToolsetView {
   /** Fully-qualified ids of the configured tools, in config order. */
@@ -15,4 +22,6 @@ export interface ToolsetView {
   paramsOf(fqId: string): unknown;
   /** The client-facing name of the first configured tool of a kind, or undefined. */
   clientNameOfKind(kind: ToolKind): string | undefined;
+  /** Every configured tool in config order (a subagent's toolset is chosen from these). */
+  entries(): readonly ToolsetEntry[];
 }

@@ -5,7 +5,7 @@
  * `register`, the one place every added service (tools, health, reflection) passes through.
  * Request-streaming methods (reflection's) are left as grpc-js has them.
  */
-import { configureTextEncoding, getTextEncoding } from "@bufbuild/protobuf/wire";
+import { decodeStringsStrictly } from "@grok-tools/proto";
 import { Server, status as GrpcStatus, type ServerUnaryCall, type ServerWritableStream, type sendUnaryData } from "@grpc/grpc-js";
 // grpc-js does not re-export the types of `register`'s parameters from its root.
 import type { HandleCall } from "@grpc/grpc-js/build/src/server-call.js";
@@ -43,20 +43,6 @@ function invalidArgument(path: string, reason: string): { code: GrpcStatus; deta
     code: GrpcStatus.INVALID_ARGUMENT,
     details: `The ${message} request body is not a valid protobuf message (${reason}); send the method's request message, protobuf-encoded.`,
   };
-}
-
-let strictStrings = false;
-
-/**
- * Makes every protobuf string decode strictly in this process. proto3 strings must be UTF-8, and
- * the decoder's default replaces invalid bytes with U+FFFD, so a path sent as `a\xff` would name
- * the file `a\ufffd`; strictly, such a body does not decode (INVALID_ARGUMENT).
- */
-function decodeStringsStrictly(): void {
-  if (strictStrings) return;
-  strictStrings = true;
-  const lenient = getTextEncoding();
-  configureTextEncoding({ ...lenient, decodeUtf8: (bytes: Uint8Array) => lenient.decodeUtf8(bytes, true) });
 }
 
 /** Server with request-decoding failures answered INVALID_ARGUMENT (see the module comment). */

@@ -29,7 +29,7 @@ export interface ToolsServiceContext {
   admit(metadata: Metadata): void;
   log: Logger;
   /** Dials the host's callback service for a finalized session (spec §7.5). */
-  connectCallback?(session: Session, address: string, secret: string | undefined): Promise<CallbackStatus>;
+  connectCallback?(session: Session, address: string, secret: string | undefined, sessionId: string | undefined): Promise<CallbackStatus>;
   /** The server's message size limit (default MAX_MESSAGE_BYTES): larger ExecuteTool results answer an error. */
   maxMessageBytes?: number;
 }
@@ -98,7 +98,9 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
       }
       ctx.log.info({ tools: outcome.tools.map((t) => t.fqId), session: session.id }, "toolset finalized");
       const callbackStatus =
-        req.clientCallbackAddr && ctx.connectCallback ? await ctx.connectCallback(session, req.clientCallbackAddr, req.clientCallbackSecret) : undefined;
+        req.clientCallbackAddr && ctx.connectCallback
+          ? await ctx.connectCallback(session, req.clientCallbackAddr, req.clientCallbackSecret, req.sessionId)
+          : undefined;
       return {
         ...(callbackStatus ? { callbackStatus } : {}),
         success: true,

@@ -6,11 +6,12 @@
  */
 import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
 import { MAX_ARGUMENT_BYTES, rejectNulByte, rejectOversizedArgument } from "@grok-tools/runtime/helpers";
-import { errnoCode, openSearchRoot, type SearchRoot, rustIoErrorText } from "@grok-tools/runtime/fs";
+import { rgPath } from "@vscode/ripgrep";
+import { errnoCode, openSearchRoot, ripgrepPath, runRipgrep, rustIoErrorText, type RipgrepRun, type SearchRoot } from "@grok-tools/runtime/fs";
 import { confinedTarget } from "../shared/file-access.js";
 import { joinLikeRust } from "../shared/rust-path.js";
 import { decodeLossy, trimRust } from "../shared/rust-text.js";
-import { parseResults, ripgrepArgs, ripgrepPath, runRipgrep, type RgOutcome } from "./ripgrep.js";
+import { RG_MAX_STDOUT_BYTES, RG_TIMEOUT_MS, parseResults, ripgrepArgs } from "./ripgrep.js";
 import type { CodexGrepFilesInput, CodexGrepFilesOutput } from "./schema.js";
 
 /** Paths returned when the caller gives no limit. */
@@ -53,9 +54,10 @@ export async function executeGrepFiles(input: CodexGrepFilesInput, ctx: ToolCont
   }
   const include = input.include === undefined || input.include === null ? undefined : trimRust(input.include) || undefined;
 
-  let outcome: RgOutcome;
+  let outcome: RipgrepRun;
   try {
-    outcome = await runRipgrep(await root.launch(ripgrepPath(), ripgrepArgs(pattern, include, root.pathArgument)), ctx.signal);
+    const launch = await root.launch(ripgrepPath(rgPath), ripgrepArgs(pattern, include, root.pathArgument));
+    outcome = await runRipgrep(launch, { signal: ctx.signal, timeoutMs: RG_TIMEOUT_MS, maxStdoutBytes: RG_MAX_STDOUT_BYTES });
   } finally {
     await root.close();
   }
@@ -68,13 +70,17 @@ export async function executeGrepFiles(input: CodexGrepFilesInput, ctx: ToolCont
       throw new ToolError(ErrorCode.EXECUTION_FAILED, `failed to launch rg: ${outcome.error.message}. Ensure ripgrep is installed and on PATH.`, {
         cause: outcome.error,
       });
-    case "exit":
+    case "done":
       break;
   }
-  if (outcome.code !== 0 && outcome.code !== 1) {
-    throw new ToolError(ErrorCode.EXECUTION_FAILED, `rg failed: ${root.rewriteOutput(decodeLossy(outcome.stderr))}`, { details: { exit_code: outcome.code } });
+  if (outcome.status === "failed") {
+    throw new ToolError(ErrorCode.EXECUTION_FAILED, `rg failed: ${root.rewriteOutput(decodeLossy(outcome.stderr))}`, {
+      details: { exit_code: outcome.exitCode },
+    });
   }
-  const files = outcome.code === 0 ? parseResults(outcome.stdout, limit).map((file) => root.rewriteOutput(file)) : [];
+  // Past the byte cap the last line may be cut: only complete lines are paths.
+  const stdout = outcome.stdoutTruncated ? outcome.stdout.subarray(0, outcome.stdout.lastIndexOf(0x0a) + 1) : outcome.stdout;
+  const files = outcome.status === "matched" ? parseResults(stdout, limit).map((file) => root.rewriteOutput(file)) : [];
   if (files.length === 0) return { output: { type: "CodexGrepFiles", NoMatches: "No matches found." }, promptText: "No matches found." };
   const content = files.join("\n");
   return { output: { type: "CodexGrepFiles", Matches: { content, file_count: files.length } }, promptText: content };

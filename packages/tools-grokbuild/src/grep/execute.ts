@@ -5,14 +5,30 @@
  * relative paths (or is handed a checked file as a descriptor), so a folder swapped for a link
  * during the call is not searched (issue #12 item 6); paths are shown as the caller spelled them.
  */
-import { realpath, stat } from "node:fs/promises";
 import { ErrorCode, ToolError, type ToolContext } from "@grok-tools/runtime";
-import { assertInsideRoots, errnoCode, openSearchRoot, resolveModelPath, rustIoErrorText, type SearchRoot } from "@grok-tools/runtime/fs";
+import { rgPath } from "@vscode/ripgrep";
+import {
+  assertInsideRoots,
+  errnoCode,
+  openSearchRoot,
+  resolveModelPath,
+  resolveRealPath,
+  ripgrepPath,
+  runRipgrep,
+  rustIoErrorText,
+  statPath,
+  type RipgrepRun,
+  type SearchRoot,
+} from "@grok-tools/runtime/fs";
+import { isWsl } from "@grok-tools/runtime/helpers";
 import { DEFAULT_MAX_CHARS_PER_LINE, finalizeGrep, type GrepFormatConfig } from "./format.js";
 import { checkGrepArguments } from "./input-check.js";
-import { GREP_TIMEOUT_MS, GREP_TIMEOUT_WSL_MS, isWsl, ripgrepPath, runRipgrep, type RipgrepRun } from "./ripgrep.js";
 import { OUTPUT_MODES, type GrepInput, type GrepOutput, type GrepParams, type OutputMode } from "./schema.js";
 
+/** Wall-clock timeout of a search. */
+export const GREP_TIMEOUT_MS = 20_000;
+/** Wall-clock timeout under WSL, whose file system is several times slower. */
+export const GREP_TIMEOUT_WSL_MS = 60_000;
 /** Default head limit in content mode. */
 export const CONTENT_LINE_DEFAULT = 200;
 /** Ceiling of an explicit head limit in content mode. */
@@ -114,7 +130,7 @@ export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>
   const cwdDisplay = ctx.cwd;
   const workdir = resolveModelPath(ctx.cwd, input.path ?? "");
   if (input.path !== undefined && input.path !== null) {
-    const missing = await stat(workdir).then(
+    const missing = await statPath(workdir).then(
       () => false,
       (error: unknown) => errnoCode(error) === "ENOENT",
     );
@@ -122,7 +138,7 @@ export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>
   }
   // The path string first, so that in the ordinary case nothing outside is even opened; what
   // ripgrep is started on is checked again on its descriptor (openRoot), which is what holds in a race.
-  const real = await realpath(workdir).catch(() => workdir);
+  const real = await resolveRealPath(workdir).catch(() => workdir);
   await assertInsideRoots(ctx.session, real, input.path ?? workdir);
   const config: GrepFormatConfig = {
     outputMode: mode,
@@ -136,8 +152,9 @@ export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>
   const root = await openRoot(ctx, workdir, input.path ?? undefined);
   let run: RipgrepRun;
   try {
-    const launch = await root.launch(ripgrepPath(), ripgrepArgs(input, mode, root.pathArgument));
-    run = await runRipgrep(launch, config.effectiveHeadLimit + 1, timeoutMs, ctx.signal);
+    const launch = await root.launch(ripgrepPath(rgPath), ripgrepArgs(input, mode, root.pathArgument));
+    // One line past the head limit, so that an exact fit is not reported as truncated.
+    run = await runRipgrep(launch, { maxLines: config.effectiveHeadLimit + 1, timeoutMs, signal: ctx.signal });
   } finally {
     await root.close();
   }
@@ -151,12 +168,12 @@ export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>
     );
   }
   if (run.kind === "spawn_error") {
-    throw new ToolError(ErrorCode.EXECUTION_FAILED, `Error calling tool: ${run.message}`, {
+    throw new ToolError(ErrorCode.EXECUTION_FAILED, `Error calling tool: ${run.error.message}`, {
       suggestion: "Check that ripgrep is installed, or set RG_BIN_PATH to its path.",
     });
   }
   const stdout = root.rewriteOutput(run.stdout.toString("utf8"));
-  const result = finalizeGrep(stdout, run.stdoutTruncated, root.rewriteOutput(run.stderr.toString("utf8")), run.exitCode, config);
+  const result = finalizeGrep(stdout, run.stdoutTruncated, root.rewriteOutput(run.stderr.toString("utf8")), run.exitCode ?? -1, config);
   const output = toOutput(result);
   if (result.exitCode > 1 || result.exitCode < 0) {
     const badInput = /regex parse error|error parsing glob|unrecognized file type|unrecognized flag/i.test(result.stderr);

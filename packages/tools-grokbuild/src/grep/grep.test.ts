@@ -1,5 +1,5 @@
-// GrokBuild:grep: argument building, output formatting, the ripgrep runner, and searches through a session.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+// GrokBuild:grep: argument building, output formatting, and searches through a session (the runner is the runtime's).
+import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ErrorCode, defineNamespace } from "@grok-tools/runtime";
@@ -7,11 +7,6 @@ import { Session, ToolRegistry } from "@grok-tools/runtime/host";
 import { grep } from "./grep.js";
 import { finalizeGrep, trimLine, type GrepFormatConfig } from "./format.js";
 import { effectiveHeadLimit, ripgrepArgs } from "./execute.js";
-import { ripgrepPath, runRipgrep, utf8BoundaryLength } from "./ripgrep.js";
-
-/** A plain ripgrep launch (no search root) for the runner tests. */
-const rg = (args: string[]) => ({ file: ripgrepPath(), args, extraFds: [] });
-import { execFileSync } from "node:child_process";
 import { grokBuildBehaviour } from "../namespace.js";
 
 const ns = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [grep], ...grokBuildBehaviour });
@@ -170,24 +165,22 @@ test("pure helpers", () => {
   expect(finalizeGrep("", false, "boom", 3, config).stdout).toBe("Error calling tool: unknown error (exit 3, root: /w)");
 });
 
-test("runRipgrep stops at the line budget, times out on a blocked read, and never cuts a UTF-8 sequence", async () => {
-  await files({ "big.txt": "hit\n".repeat(10_000) });
-  const capped = await runRipgrep(rg(["--no-heading", "-e", "hit", path.join(dir, "big.txt")]), 5, 10_000, new AbortController().signal);
-  expect(capped.kind === "done" && [capped.stdoutTruncated, capped.exitCode, capped.stdout.toString().split("\n").length - 1]).toEqual([true, 0, 5]);
-  execFileSync("mkfifo", [path.join(dir, "pipe")]);
-  const blocked = await runRipgrep(rg(["-e", "x", path.join(dir, "pipe")]), 10, 300, new AbortController().signal);
-  expect(blocked.kind).toBe("timeout");
-  expect(utf8BoundaryLength(Buffer.from("aé", "utf8").subarray(0, 2))).toBe(1);
-  expect(utf8BoundaryLength(Buffer.from("aé", "utf8"))).toBe(3);
-  expect(utf8BoundaryLength(Buffer.from("a€", "utf8").subarray(0, 3))).toBe(1);
-});
-
-test("aborting a running search ends it as cancelled", async () => {
-  execFileSync("mkfifo", [path.join(dir, "pipe")]);
-  const controller = new AbortController();
-  setTimeout(() => controller.abort(), 100);
-  const started = Date.now();
-  const run = await runRipgrep(rg(["-e", "x", path.join(dir, "pipe")]), 10, 10_000, controller.signal);
-  expect(run.kind).toBe("cancelled");
-  expect(Date.now() - started).toBeLessThan(5_000);
+test("a cancelled call stops ripgrep and fails as CANCELLED; a failed launch names the binary override", async () => {
+  const saved = process.env.RG_BIN_PATH;
+  const fake = path.join(dir, "slow-rg.sh");
+  await writeFile(fake, "#!/bin/sh\nsleep 30\n");
+  await chmod(fake, 0o755);
+  try {
+    process.env.RG_BIN_PATH = fake;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const cancelled = await run({ pattern: "x" }, undefined, controller.signal);
+    expect(cancelled.ok ? "ok" : cancelled.error.code).toBe(ErrorCode.CANCELLED);
+    process.env.RG_BIN_PATH = path.join(dir, "no-such-rg");
+    const failed = await run({ pattern: "x" });
+    expect(failed.ok ? "ok" : [failed.error.code, failed.error.message.startsWith("Error calling tool: ")]).toEqual([ErrorCode.EXECUTION_FAILED, true]);
+  } finally {
+    if (saved === undefined) delete process.env.RG_BIN_PATH;
+    else process.env.RG_BIN_PATH = saved;
+  }
 });

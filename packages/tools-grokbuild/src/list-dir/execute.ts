@@ -2,10 +2,9 @@
  * `list_dir` execution: resolve and confine the folder, classify failures (D1 error codes with the
  * reference's texts), then render with the current or the legacy renderer.
  */
-import { stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { ErrorCode, ToolError, type ToolContext } from "@grok-tools/runtime";
-import { errnoCode, openDirConfined, resolveModelPath } from "@grok-tools/runtime/fs";
+import { errnoCode, openDirConfined, resolveModelPath, statPath } from "@grok-tools/runtime/fs";
 import { ROOT_TRUNCATION_NOTICE_TEMPLATE } from "./notices.js";
 import { budgetExpand, buildTree } from "./render.js";
 import type { ListDirInput, ListDirOutput, ListDirParams } from "./schema.js";
@@ -33,11 +32,11 @@ export async function executeListDir(input: ListDirInput, ctx: ToolContext<ListD
   const absolute = resolveModelPath(ctx.cwd, input.target_directory);
   const displayPath = displayPathFor(ctx.cwd, input.target_directory);
   // Errors are told apart by shape, not `instanceof` (fs errors may come from another realm).
-  const info: Stats | undefined = await stat(absolute).catch(() => undefined);
+  const info: Stats | undefined = await statPath(absolute).catch(() => undefined);
   if (info === undefined || !info.isDirectory()) {
     const code =
       info === undefined
-        ? await stat(absolute).then(
+        ? await statPath(absolute).then(
             () => undefined,
             (error: unknown) => errnoCode(error),
           )

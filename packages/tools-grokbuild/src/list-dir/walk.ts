@@ -7,8 +7,7 @@
  * (issue #12 item 6): a folder swapped for a link while the walk runs is skipped, not followed.
  * Ignore files that are links are not read, as git does not read them either.
  */
-import { constants, type Dirent } from "node:fs";
-import { lstat, readFile } from "node:fs/promises";
+import type { Dirent } from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { type CheckedDir } from "@grok-tools/runtime/fs";
@@ -40,13 +39,11 @@ interface Matcher {
   rules: Ignore;
 }
 
-/** Flags of an ignore-file read: never through a link (git, since 2.32, does not follow them either). */
-const RULES_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-async function loadRules(file: string): Promise<Ignore | undefined> {
+/** The rules of the ignore file `relative` below `dir`, never read through a link (git, since 2.32, does not follow them either). */
+async function loadRules(dir: CheckedDir, relative: string): Promise<Ignore | undefined> {
   let text: string;
   try {
-    text = await readFile(file, { encoding: "utf8", flag: RULES_FLAGS });
+    text = await dir.readTextNoFollow(relative);
   } catch {
     return undefined;
   }
@@ -55,7 +52,7 @@ async function loadRules(file: string): Promise<Ignore | undefined> {
 
 /** Whether the folder has a `.git` entry (a folder, or the file of a linked work tree). */
 async function hasGitEntry(dir: CheckedDir): Promise<boolean> {
-  return lstat(dir.at(".git")).then(
+  return dir.lstatEntry(".git").then(
     () => true,
     () => false,
   );
@@ -64,10 +61,10 @@ async function hasGitEntry(dir: CheckedDir): Promise<boolean> {
 /** Rules found in one directory, in precedence order (`.ignore` wins over `.gitignore`). */
 async function matchersOf(dir: CheckedDir, gitActive: boolean): Promise<Matcher[]> {
   const out: Matcher[] = [];
-  const own = await loadRules(dir.at(".ignore"));
+  const own = await loadRules(dir, ".ignore");
   if (own) out.push({ dir: dir.realPath, rules: own });
   if (gitActive) {
-    const git = await loadRules(dir.at(".gitignore"));
+    const git = await loadRules(dir, ".gitignore");
     if (git) out.push({ dir: dir.realPath, rules: git });
   }
   return out;
@@ -115,7 +112,7 @@ async function ancestorMatchers(root: CheckedDir, respectGitignore: boolean): Pr
     for (let i = 0; i < ancestors.length; i++) matchers.push(...(await matchersOf(ancestors[i]!, gitActive && i + 1 <= repoIndex)));
     if (gitActive) {
       const repo = chain[repoIndex]!;
-      const exclude = await loadRules(`${repo.path}/.git/info/exclude`);
+      const exclude = await loadRules(repo, ".git/info/exclude");
       if (exclude) matchers.push({ dir: repo.realPath, rules: exclude });
     }
     return { matchers, gitActive };

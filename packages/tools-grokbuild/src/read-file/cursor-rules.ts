@@ -5,13 +5,12 @@
  * files are read through checked descriptors (issue #12 item 6): nothing outside the session's
  * roots is ever shown.
  */
-import { realpath } from "node:fs/promises";
 import path from "node:path";
 import picomatch from "picomatch";
 import { createRequire } from "node:module";
 import { defineResource } from "@grok-tools/runtime";
 import { isPlainObject } from "@grok-tools/runtime/helpers";
-import { openDirConfined, readFileConfined, type CheckedDir, type FsScope } from "@grok-tools/runtime/fs";
+import { openDirConfined, readFileConfined, resolveRealPath, type CheckedDir, type FsScope } from "@grok-tools/runtime/fs";
 import { type ResourceStore } from "@grok-tools/runtime/helpers";
 
 /** yaml is required on the first parse, not at start-up (issue #18: most sessions never parse YAML). */
@@ -51,7 +50,7 @@ export const CURSOR_RULES_ON_READ = defineResource<CursorRulesOnReadState>({
   },
 });
 
-const normalizeExisting = (p: string): Promise<string> => realpath(p).catch(() => p);
+const normalizeExisting = (p: string): Promise<string> => resolveRealPath(p).catch(() => p);
 
 /** Whether `child` equals `parent` or lies below it (whole components). */
 function startsWithPath(child: string, parent: string): boolean {

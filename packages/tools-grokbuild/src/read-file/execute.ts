@@ -71,7 +71,7 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
 
   if (!(legacy && LEGACY_ALLOWS_GITIGNORED_READS)) {
     const policy = session.service(GITIGNORE_POLICY);
-    if (policy.respectGitignore === true && policy.filterEnabled && (await isGitignored(session.workspace, canonical))) {
+    if (policy.respectGitignore === true && policy.filterEnabled && (await isGitignored(session, session.workspace, canonical))) {
       throw fail("FileReadError", ErrorCode.PERMISSION_DENIED, `Error: ${display} is ignored by .gitignore and cannot be read.`, {
         suggestion: "The file is excluded by .gitignore; read a tracked file instead.",
         filePath: display,

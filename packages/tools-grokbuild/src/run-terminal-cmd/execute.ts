@@ -4,11 +4,11 @@
  * session's task manager, notifications, and the output in both prompt formats.
  */
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
 import path from "node:path";
 import { ErrorCode, ToolError, type OutputLimitSpec, type ToolContext, type ToolNotification, type ToolResult } from "@grok-tools/runtime";
 import { childEnvironment, taskManagerService, type ProcessTask, type TaskResult } from "@grok-tools/tasks";
 import { sanitizeForFileName } from "@grok-tools/runtime/helpers";
+import { statPathSync } from "@grok-tools/runtime/fs";
 import {
   backgroundOperatorMessage,
   findSelfMatchingPkill,
@@ -178,7 +178,7 @@ export async function runTerminalCommand(input: BashInput, ctx: ToolContext<Bash
 
 function isDirectory(dir: string): boolean {
   try {
-    return statSync(dir).isDirectory();
+    return statPathSync(dir).isDirectory();
   } catch {
     return false;
   }

@@ -4,7 +4,6 @@
  * keeping mode, CRLF and BOM → tracker update → FileWritten notification. Failures are ToolErrors
  * with the reference's texts; `details` carries the reference's output variant.
  */
-import { stat } from "node:fs/promises";
 import { ErrorCode, ToolError, type ToolContext } from "@grok-tools/runtime";
 import {
   PATH_LOCKS,
@@ -13,6 +12,7 @@ import {
   readTracker,
   resolveForCreate,
   resolveModelPath,
+  statPath,
   writeFileConfined,
   type ReadResult,
   rustIoErrorText,
@@ -74,7 +74,7 @@ export async function executeSearchReplace(input: SearchReplaceInput, ctx: ToolC
     executeTool: ctx.names.tool("execute") ?? "",
   };
   let absolute = resolveModelPath(ctx.cwd, input.file_path);
-  const info = await stat(absolute).catch((error: unknown) => errnoCode(error) ?? "ERROR");
+  const info = await statPath(absolute).catch((error: unknown) => errnoCode(error) ?? "ERROR");
   if (info === "ENOENT") absolute = (await resolveUnicodeFileName(ctx.session, absolute)) ?? absolute;
   for (const part of input.file_path.split("/")) {
     const bytes = Buffer.byteLength(part);
@@ -104,7 +104,7 @@ export async function executeSearchReplace(input: SearchReplaceInput, ctx: ToolC
 async function ignoredByGit(ctx: ToolContext<SearchReplaceParams>, absolute: string): Promise<boolean> {
   const policy = ctx.session.service(GITIGNORE_POLICY);
   if (!policy.filterEnabled || policy.respectGitignore === false) return false;
-  return isGitignored(ctx.session.workspace, absolute);
+  return isGitignored(ctx.session, ctx.session.workspace, absolute);
 }
 
 function notFound(call: Call): ToolError {

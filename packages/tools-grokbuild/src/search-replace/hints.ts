@@ -3,8 +3,7 @@
  * longest token of `old_string`'s first line, and a warning when Unicode typography in the file
  * explains the miss. Texts are the reference's.
  */
-import { accessSync, constants } from "node:fs";
-import path from "node:path";
+import { findOnPath } from "@grok-tools/runtime/helpers";
 import { buildOffsetMap, confusableLines, hasConfusables, normalizeConfusables } from "./confusables.js";
 
 /** Byte cap of the nearest-match hint, its leading blank line and the `…` marker included. */
@@ -55,18 +54,7 @@ export function nearestMatchHint(file: string, oldString: string): string {
 
 let editToolsCache: string[] | undefined;
 
-function onPath(command: string): boolean {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    if (dir === "") continue;
-    try {
-      accessSync(path.join(dir, command), constants.X_OK);
-      return true;
-    } catch {
-      // Not in this folder.
-    }
-  }
-  return false;
-}
+const onPath = (command: string): boolean => findOnPath(command) !== undefined;
 
 /** Host commands that can edit a file from a script (`python3`/`python`, `sed`), backquoted. Host facts, cached per process. */
 export function hostEditTools(): string[] {

@@ -3,9 +3,8 @@
  * INVALID_INPUT for bad URLs, PERMISSION_DENIED for SSRF, EXECUTION_FAILED for network and
  * content failures, TIMEOUT for deadlines.
  */
-import { accessSync, constants } from "node:fs";
-import path from "node:path";
 import { ErrorCode, ToolError } from "@grok-tools/runtime";
+import { findOnPath } from "@grok-tools/runtime/helpers";
 
 /** Whether `host` looks like GitHub or a GitHub Enterprise host. */
 export function isGithubHost(host: string): boolean {
@@ -15,16 +14,7 @@ export function isGithubHost(host: string): boolean {
 
 /** Whether an executable `gh` is on PATH. */
 export function ghAvailable(envPath: string | undefined = process.env.PATH): boolean {
-  for (const dir of (envPath ?? "").split(path.delimiter)) {
-    if (dir === "") continue;
-    try {
-      accessSync(path.join(dir, "gh"), constants.X_OK);
-      return true;
-    } catch {
-      // not in this folder
-    }
-  }
-  return false;
+  return findOnPath("gh", { envPath }) !== undefined;
 }
 
 /** The recovery hint appended to an SSRF refusal of a GitHub-looking host when `gh` exists. */

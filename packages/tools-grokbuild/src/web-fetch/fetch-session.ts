@@ -2,9 +2,8 @@
  * The per-session state of web_fetch (a session service): the page cache, the numbered file stores,
  * the host resolver (the system one; tests inject a fake) and the detected query helpers.
  */
-import { accessSync, constants } from "node:fs";
-import path from "node:path";
 import { defineService, type SessionHandle } from "@grok-tools/runtime";
+import { findOnPath } from "@grok-tools/runtime/helpers";
 import type TurndownService from "turndown";
 import { FetchCache } from "./cache.js";
 import { createHtmlConverter } from "./convert.js";
@@ -44,17 +43,9 @@ export class WebFetchSession {
   }
 }
 
+/** `name` when an executable of that name is on `envPath`. */
 function onPath(name: string, envPath: string | undefined): string | undefined {
-  for (const dir of (envPath ?? "").split(path.delimiter)) {
-    if (dir === "") continue;
-    try {
-      accessSync(path.join(dir, name), constants.X_OK);
-      return name;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
+  return findOnPath(name, { envPath }) === undefined ? undefined : name;
 }
 
 /** Finds the query helpers the overflow hint may suggest. */

@@ -5,10 +5,8 @@
  * session's roots is refused), and the temporary each save starts from is journalled, so a server
  * killed mid-save leaves nothing behind after its restart (issue #23 item 3).
  */
-import { constants } from "node:fs";
-import { link, open, unlink } from "node:fs/promises";
 import path from "node:path";
-import { openDirConfined, temporaryNameFor, type FsScope } from "@grok-tools/runtime/fs";
+import { createUniqueFileInDir, openDirConfined, type FsScope } from "@grok-tools/runtime/fs";
 
 /** Where saves go: the session's folder, with the session's confinement and temporaries journal. */
 export type SessionFolder = FsScope & { readonly sessionDir: string };
@@ -26,35 +24,17 @@ export class SessionFileStore {
     try {
       await dir.handle.chmod(0o700);
       if (this.#next === undefined) this.#next = highestNumber((await dir.entries()).map((entry) => entry.name)) + 1;
-      const tempName = temporaryNameFor(this.dirName);
-      const entry = await session.tempJournal?.begin(dir.realPathOf(tempName));
+      // The counter is shared by concurrent saves; link() settles a race with another writer.
+      const nextName = (): string => {
+        const n = this.#next ?? 1;
+        this.#next = n + 1;
+        return `${n}.${ext}`;
+      };
       try {
-        const handle = await open(dir.at(tempName), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-        try {
-          await handle.writeFile(data);
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        try {
-          // link() refuses an existing name, so a concurrent writer's file is never replaced.
-          for (;;) {
-            const name = `${this.#next}.${ext}`;
-            this.#next += 1;
-            try {
-              await link(dir.at(tempName), dir.at(name));
-              return path.join(folder, name);
-            } catch (error) {
-              if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-            }
-          }
-        } finally {
-          await unlink(dir.at(tempName)).catch(() => undefined);
-        }
+        const name = await createUniqueFileInDir(dir, nextName, data, { mode: 0o600, journal: session.tempJournal, tempFor: this.dirName });
+        return path.join(folder, name);
       } catch (error) {
         throw dir.explain(error);
-      } finally {
-        await entry?.end();
       }
     } finally {
       await dir.close();

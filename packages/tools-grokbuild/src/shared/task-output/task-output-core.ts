@@ -6,7 +6,8 @@
  */
 import { ErrorCode, ToolError, type OutputLimitSpec, type ToolContext, type ToolResult } from "@grok-tools/runtime";
 import { MAX_WAIT_BLOCK_MS, truncateUtf8 } from "@grok-tools/runtime/helpers";
-import { taskManagerService, type TaskManager, type TaskSnapshot, type WaitOutcome } from "@grok-tools/tasks";
+import { taskManagerService, type SubagentSnapshot, type TaskManager, type TaskSnapshot, type WaitOutcome } from "@grok-tools/tasks";
+import { fitSubagentOutput, subagentCommand, subagentExitCode, subagentOutputBody } from "../subagents/subagent-output.js";
 import { formatWaitedDuration, softWrapLines } from "../shell/index.js";
 import type { MultiTaskOutputResult, TaskOutputOutput, TaskOutputResult } from "./schema.js";
 import { LEGACY_0_4_10 } from "../versions.js";
@@ -98,6 +99,32 @@ export function snapshotToResult(s: TaskSnapshot, readTool: string, maxOutputByt
   };
 }
 
+/** Converts a subagent child's snapshot to a result (spec §4.7 "Subagent result"). */
+export function subagentToResult(s: SubagentSnapshot, maxOutputBytes: number, hint: WaitHint): TaskOutputResult {
+  const fitted = fitSubagentOutput(subagentOutputBody(s), maxOutputBytes, PREVIEW_BYTES);
+  const running = s.status === "initializing" || s.status === "running";
+  const end = s.endTime ?? new Date();
+  return {
+    task_id: s.id,
+    command: subagentCommand(s),
+    status: s.status,
+    exit_code: subagentExitCode(s),
+    started: rfc3339Seconds(s.startTime),
+    ended: s.endTime ? rfc3339Seconds(s.endTime) : null,
+    duration_secs: Math.max(0, (end.getTime() - s.startTime.getTime()) / 1000),
+    output: running ? `${fitted.output}\n\n${stillRunningHint(hint)}` : fitted.output,
+    output_file: "",
+    truncated: fitted.truncated,
+    truncation_hint: "",
+    raw_output_bytes: fitted.totalBytes,
+  };
+}
+
+/** Every id get_task_output knows: commands first, then subagents. */
+export function knownTaskIds(manager: TaskManager): string[] {
+  return [...manager.knownIds(), ...manager.subagents.knownIds()];
+}
+
 /** A multi-id row for an unknown id. */
 export function notFoundResult(taskId: string): TaskOutputResult {
   return {
@@ -147,7 +174,7 @@ export function formatMulti(m: MultiTaskOutputResult): string {
 /** The not-found text of get_task_output (current lists the known ids; legacy does not). */
 export function taskNotFoundMessage(taskId: string, manager: TaskManager, legacy: boolean): string {
   if (legacy) return `Task ${taskId} not found`;
-  const known = manager.knownIds();
+  const known = knownTaskIds(manager);
   if (known.length === 0) return `Task ${taskId} not found. No background tasks or subagents exist in this session.`;
   return `Task ${taskId} not found. Known task IDs: [${known.join(", ")}]`;
 }
@@ -172,7 +199,13 @@ async function resolveAll(env: Env, ids: readonly string[], hint: WaitHint): Pro
   for (const id of ids) {
     const snapshot = await env.manager.snapshot(id);
     if (!snapshot) {
-      results.push(notFoundResult(id));
+      const child = env.manager.subagents.snapshot(id);
+      if (!child) {
+        results.push(notFoundResult(id));
+        continue;
+      }
+      if (env.manager.subagents.isPending(id)) pending.push(id);
+      results.push(subagentToResult(child, env.maxOutputBytes, hint));
       continue;
     }
     if (!snapshot.completed) pending.push(id);
@@ -219,15 +252,20 @@ export async function executeGetTaskOutput(
   const waitMs = Math.min(requestedMs, maxWaitBlockMs());
   if (ids.length === 1) {
     const id = ids[0]!;
+    const hint: WaitHint = waits ? { kind: "elapsed", requestedMs, waitedMs: waitMs } : { kind: "not_requested" };
+    if (!(await env.manager.snapshot(id)) && env.manager.subagents.has(id)) {
+      if (waits) await env.manager.waitForSubagent(id, waitMs, ctx.signal);
+      const result = subagentToResult(env.manager.subagents.snapshot(id)!, env.maxOutputBytes, hint);
+      return { output: { type: "TaskOutput", Result: result }, promptText: formatResult(result), truncated: result.truncated };
+    }
     const snapshot = waits ? await env.manager.waitForCompletion(id, waitMs, ctx.signal) : await env.manager.snapshot(id);
     if (!snapshot) {
       const message = taskNotFoundMessage(id, env.manager, ctx.contractVersion === LEGACY_0_4_10);
       throw new ToolError(ErrorCode.INVALID_INPUT, message, {
-        details: { task_id: id, known_task_ids: env.manager.knownIds() },
+        details: { task_id: id, known_task_ids: knownTaskIds(env.manager) },
         suggestion: "Use a task id returned by a background command.",
       });
     }
-    const hint: WaitHint = waits ? { kind: "elapsed", requestedMs, waitedMs: waitMs } : { kind: "not_requested" };
     const result = snapshotToResult(snapshot, env.readTool, env.maxOutputBytes, hint);
     return { output: { type: "TaskOutput", Result: result }, promptText: formatResult(result), truncated: result.truncated };
   }

@@ -1,50 +1,71 @@
 /**
- * Runs ripgrep with a line and byte budget: reads stdout until EOF, 5 MB, or one line past the head
- * limit (so an exact fit is not reported as truncated), then kills rg. Also enforces the wall-clock
- * timeout and cancellation. Knows nothing of the tool's formatting.
+ * The one ripgrep runner every search tool shares: starts a {@link SearchLaunch} in its own process
+ * group with no stdin, streams stdout within a line and byte budget, caps stderr, and ends on exit,
+ * deadline or cancellation (the whole group is killed). It classifies ripgrep's exit status (0 match,
+ * 1 none, anything else an error with stderr) and knows nothing of any tool's arguments or output.
  */
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
-import { readFileSync } from "node:fs";
-import { rgPath } from "@vscode/ripgrep";
-import { type SearchLaunch } from "@grok-tools/runtime/fs";
+import type { SearchLaunch } from "./search-root.js";
 
-/** Hard cap on bytes read from ripgrep's stdout. */
-export const MAX_STDOUT_BYTES = 5_000_000;
-/** Cap on bytes read from ripgrep's stderr. */
+/** The variable that names a ripgrep binary to use instead of the bundled one. */
+export const RIPGREP_PATH_ENV_VAR = "RG_BIN_PATH";
+/** Default cap on bytes read from ripgrep's stdout. */
+export const MAX_RIPGREP_STDOUT_BYTES = 5_000_000;
+/** Cap on bytes kept of ripgrep's stderr. */
 const MAX_STDERR_BYTES = 1_000_000;
 /** How long to wait for one more byte after the budget is full, to tell an exact fit from overflow. */
 const EXACT_FIT_PROBE_TIMEOUT_MS = 100;
-/** Wall-clock timeout of a search. */
-export const GREP_TIMEOUT_MS = 20_000;
-/** Wall-clock timeout under WSL, whose file system is several times slower. */
-export const GREP_TIMEOUT_WSL_MS = 60_000;
 
-/** The ripgrep binary: `RG_BIN_PATH` when set, else the one bundled with `@vscode/ripgrep`. */
-export function ripgrepPath(): string {
-  const override = process.env.RG_BIN_PATH;
-  return override !== undefined && override !== "" ? override : rgPath;
+/**
+ * The ripgrep binary: `RG_BIN_PATH` when set and not empty, else `bundled` (the tool package passes
+ * the path of the binary it ships, e.g. `rgPath` of `@vscode/ripgrep`).
+ */
+export function ripgrepPath(bundled: string, env: NodeJS.ProcessEnv = process.env): string {
+  const override = env[RIPGREP_PATH_ENV_VAR];
+  return override !== undefined && override !== "" ? override : bundled;
 }
 
-let wslCache: boolean | undefined;
-/** Whether this process runs under WSL. */
-export function isWsl(): boolean {
-  if (wslCache === undefined) {
-    try {
-      wslCache = /microsoft/i.test(readFileSync("/proc/version", "utf8"));
-    } catch {
-      wslCache = false;
-    }
-  }
-  return wslCache;
+/** Options of {@link runRipgrep}. */
+export interface RipgrepRunOptions {
+  /** Aborting it kills the search; the run then ends as `cancelled`. */
+  readonly signal: AbortSignal;
+  /** Wall-clock deadline; the run then ends as `timeout`. */
+  readonly timeoutMs: number;
+  /** Stop (and kill ripgrep) after this many complete stdout lines; no line budget when omitted. */
+  readonly maxLines?: number;
+  /** Stop (and kill ripgrep) after this many stdout bytes, cut on a UTF-8 boundary ({@link MAX_RIPGREP_STDOUT_BYTES}). */
+  readonly maxStdoutBytes?: number;
 }
+
+/**
+ * How ripgrep's exit status reads: `matched` (0, or stopped at the budget, which only happens with
+ * output), `no_match` (1), `failed` (2 or anything else, also a kill by a signal: see `stderr`).
+ */
+export type RipgrepStatus = "matched" | "no_match" | "failed";
 
 /** The outcome of one ripgrep run. */
 export type RipgrepRun =
-  | { kind: "done"; stdout: Buffer; stdoutTruncated: boolean; stderr: Buffer; exitCode: number }
+  | {
+      kind: "done";
+      status: RipgrepStatus;
+      /** What was read of stdout (all of it unless `stdoutTruncated`). */
+      stdout: Buffer;
+      /** The budget stopped the read (ripgrep was killed; the run counts as a success). */
+      stdoutTruncated: boolean;
+      /** At most 1 MB of stderr. */
+      stderr: Buffer;
+      /** ripgrep's exit code (0 when stopped at the budget), null when a signal ended it. */
+      exitCode: number | null;
+    }
   | { kind: "timeout" }
   | { kind: "cancelled" }
-  | { kind: "spawn_error"; message: string };
+  | { kind: "spawn_error"; error: Error };
+
+/** The status an exit code stands for. */
+export function ripgrepStatus(exitCode: number | null): RipgrepStatus {
+  return exitCode === 0 ? "matched" : exitCode === 1 ? "no_match" : "failed";
+}
 
 /** Largest prefix length of `bytes` that does not end inside a UTF-8 sequence. */
 export function utf8BoundaryLength(bytes: Buffer): number {
@@ -57,14 +78,27 @@ export function utf8BoundaryLength(bytes: Buffer): number {
   return lead + size <= bytes.length ? bytes.length : lead;
 }
 
-/** Runs ripgrep as `launch` says (see the runtime's `SearchRoot`) and reads at most `maxLines` complete lines of stdout. */
-export function runRipgrep(launch: SearchLaunch, maxLines: number, timeoutMs: number, signal: AbortSignal): Promise<RipgrepRun> {
+/**
+ * Runs ripgrep as `launch` says (see {@link SearchRoot.launch}) and reads its stdout until EOF or the
+ * budget: `maxLines` complete lines (reading stops one line past a head limit, so an exact fit is
+ * not reported as truncated when the caller asks for one more) or `maxStdoutBytes`. Never rejects.
+ */
+export function runRipgrep(launch: SearchLaunch, options: RipgrepRunOptions): Promise<RipgrepRun> {
+  const { signal, timeoutMs } = options;
+  const maxLines = options.maxLines ?? Number.POSITIVE_INFINITY;
+  const maxStdoutBytes = options.maxStdoutBytes ?? MAX_RIPGREP_STDOUT_BYTES;
   return new Promise((resolve) => {
-    let settled = false;
+    if (signal.aborted) {
+      resolve({ kind: "cancelled" });
+      return;
+    }
+    // Its own process group, so that a wrapper (the search sandbox's shell) dies with what it started.
     const child = spawn(launch.file, launch.args, {
       stdio: ["ignore", "pipe", "pipe", ...launch.extraFds],
+      detached: true,
       ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
     }) as ChildProcessByStdio<null, Readable, Readable>;
+    let settled = false;
     const stdoutChunks: Buffer[] = [];
     let stdoutBytes = 0;
     let lines = 0;
@@ -85,18 +119,27 @@ export function runRipgrep(launch: SearchLaunch, maxLines: number, timeoutMs: nu
       signal.removeEventListener("abort", onAbort);
       resolve(run);
     };
+    let closed = false;
+    // The group, not only the leader: a member that outlived it may still hold stdout open.
     const kill = (): void => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      if (closed) return;
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
     };
     const maybeDone = (): void => {
       if (!stdoutEnded || !stderrEnded || exitCode === undefined) return;
+      // Stopping at the budget kills rg; that run counts as a success.
+      const code = stdoutTruncated ? 0 : exitCode;
       finish({
         kind: "done",
+        status: ripgrepStatus(code),
         stdout: Buffer.concat(stdoutChunks),
         stdoutTruncated,
         stderr: Buffer.concat(stderrChunks),
-        // Stopping at the budget kills rg; that run counts as a success.
-        exitCode: stdoutTruncated ? 0 : (exitCode ?? -1),
+        exitCode: code,
       });
     };
     const stopAtBudget = (): void => {
@@ -114,22 +157,16 @@ export function runRipgrep(launch: SearchLaunch, maxLines: number, timeoutMs: nu
       kill();
       finish({ kind: "timeout" });
     }, timeoutMs);
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
     signal.addEventListener("abort", onAbort, { once: true });
 
-    child.on("error", (error) => {
-      finish({ kind: "spawn_error", message: error.message });
-    });
+    child.on("error", (error) => finish({ kind: "spawn_error", error }));
     child.stdout.on("data", (chunk: Buffer) => {
       if (capHit) {
         // Data after a full budget: the result overflows.
         if (chunk.length > 0) stopAtBudget();
         return;
       }
-      const room = MAX_STDOUT_BYTES - stdoutBytes;
+      const room = maxStdoutBytes - stdoutBytes;
       const limited = chunk.length > room ? chunk.subarray(0, room) : chunk;
       let accepted = limited.length;
       let hitLines = false;
@@ -171,6 +208,7 @@ export function runRipgrep(launch: SearchLaunch, maxLines: number, timeoutMs: nu
       maybeDone();
     });
     child.on("close", (code) => {
+      closed = true;
       exitCode = code;
       stdoutEnded = true;
       stderrEnded = true;

@@ -1,0 +1,45 @@
+/**
+ * Facts about the host a tool may need (not about the workspace): whether a command is on PATH and
+ * whether the server runs under WSL. Neither reads workspace files; both are cheap and synchronous.
+ */
+import { accessSync, constants, readFileSync } from "node:fs";
+import path from "node:path";
+
+/** Options of {@link findOnPath}. */
+export interface FindOnPathOptions {
+  /** The PATH to search (`process.env.PATH` when omitted). */
+  readonly envPath?: string | undefined;
+  /** Folders searched after PATH (e.g. `/usr/sbin` for system tools a restricted PATH lacks). */
+  readonly extraDirs?: readonly string[];
+}
+
+/** The full path of the first executable `name` in PATH's folders (then `extraDirs`), or undefined. */
+export function findOnPath(name: string, options: FindOnPathOptions = {}): string | undefined {
+  const envPath = "envPath" in options ? options.envPath : process.env.PATH;
+  const dirs = [...(envPath ?? "").split(path.delimiter), ...(options.extraDirs ?? [])];
+  for (const dir of dirs) {
+    if (dir === "") continue;
+    const candidate = path.join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not in this folder.
+    }
+  }
+  return undefined;
+}
+
+let wslCache: boolean | undefined;
+
+/** Whether this process runs under WSL (its file system is several times slower). Read once. */
+export function isWsl(): boolean {
+  if (wslCache === undefined) {
+    try {
+      wslCache = /microsoft/i.test(readFileSync("/proc/version", "utf8"));
+    } catch {
+      wslCache = false;
+    }
+  }
+  return wslCache;
+}

@@ -1,0 +1,4 @@
+/**
+ * `GrokBuild:task`.
+ */
+export { task } from "./task.js";
