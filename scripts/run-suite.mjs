@@ -6,8 +6,11 @@
 // the same way, from their own folder. `--smoke` (what CI runs) is passed through, and
 // GROK_SUITE_SMOKE=1 is set: a few iterations only. Scripts that record checks (one JSON line each
 // in the file named by GROK_SUITE_REPORT: check, count, passed) get one row per check in the table
-// printed at the end; the others one row per script.
-import { readdirSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+// printed at the end; the others one row per script. Benchmark rows (a `bench` field: case, ours,
+// bare, ratio, target, pass; see bench/harness.mjs) are also printed as one Markdown table and
+// written to bench-results.json at the root. The root's own `bench/` folder holds the
+// cross-package cases (the server measured from outside).
+import { readdirSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -22,6 +25,7 @@ if (suite !== "bench" && suite !== "stress") {
 const filter = args.find((a) => !a.startsWith("--"));
 const smoke = args.includes("--smoke");
 const projectDirs = [
+  root,
   ...readdirSync(path.join(root, "packages")).map((pkg) => path.join(root, "packages", pkg)),
   ...(existsSync(path.join(root, "test"))
     ? readdirSync(path.join(root, "test"))
@@ -49,6 +53,7 @@ if (files.length === 0) {
   console.error(`no ${suite} scripts found`);
   process.exit(1);
 }
+const benchRows = [];
 const reportDir = mkdtempSync(path.join(tmpdir(), `grok-${suite}-`));
 const rows = [];
 let failed = 0;
@@ -68,6 +73,7 @@ for (const [index, file] of files.entries()) {
         .map((line) => JSON.parse(line))
     : [];
   const name = path.relative(root, file);
+  for (const c of checks) if (c.bench) benchRows.push({ ...c.bench, file: name });
   if (checks.length === 0) rows.push({ check: name, count: "-", result: result.status === 0 ? "pass" : "FAIL" });
   for (const c of checks) rows.push({ check: c.check, count: String(c.count), result: c.passed ? "pass" : `FAIL${c.note ? `: ${c.note}` : ""}` });
   // A script that exits non-zero fails even when every check it recorded passed (a crash after them).
@@ -81,5 +87,15 @@ console.log(`\n${suite}${smoke ? " (smoke)" : ""}:`);
 console.log(`${"check".padEnd(w1)}  ${"count".padStart(w2)}  result`);
 console.log(`${"-".repeat(w1)}  ${"-".repeat(w2)}  ------`);
 for (const r of rows) console.log(`${r.check.padEnd(w1)}  ${r.count.padStart(w2)}  ${r.result}`);
+if (benchRows.length > 0) {
+  const cell = (v) => String(v).replaceAll("|", "\\|");
+  console.log(`\n| case | ours | bare | ratio | target | pass |\n| --- | --- | --- | --- | --- | --- |`);
+  for (const r of benchRows) {
+    const bare = r.note ? `${r.bare} ${r.unit} (${r.note})` : `${r.bare} ${r.unit}`;
+    console.log(`| ${[r.case, `${r.ours} ${r.unit}`, bare, `${r.ratio}×`, r.target, r.pass].map(cell).join(" | ")} |`);
+  }
+  writeFileSync(path.join(root, "bench-results.json"), `${JSON.stringify(benchRows, null, 2)}\n`);
+  console.log(`\n(${benchRows.length} rows written to bench-results.json)`);
+}
 console.log(`\n${suite}: ${files.length - failed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

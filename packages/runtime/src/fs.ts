@@ -21,6 +21,7 @@ export { errorCodeOfFileReadFailure, ioErrorText, rustIoErrorText } from "./fs/i
 export { PROC_FD_AVAILABLE, descriptorPath } from "./fs/descriptor-path.js";
 export { CheckedDir, assertEntryName, openDirConfined, openDirUnconfined, type OpenDirOptions } from "./fs/checked-dir.js";
 export { errnoCode, errnoError } from "./fs/errno.js";
+export { realpathFast } from "./fs/sync-fast-path.js";
 export { DEFAULT_MAX_READ_BYTES, openConfined, readFileConfined, specialFileError, specialKind, type OpenedFile, type ReadResult } from "./fs/safe-read.js";
 export {
   createFileConfined,

@@ -20,6 +20,7 @@ import { ripgrepPath } from "@grok-tools/runtime/fs";
 import { Session, ToolRegistry } from "@grok-tools/runtime/host";
 import { grokBuild } from "../dist/index.js";
 import { ripgrepArgs } from "../dist/grep/execute.js";
+import { record } from "../../../bench/harness.mjs";
 
 const MAX_RATIO = 1.3;
 const FILES_PER_DIR = 100;
@@ -99,6 +100,15 @@ try {
   console.log(`matches: tool ${toolMatches}, rg ${rgMatches}, expected ${expectedMatches}`);
   console.log(`median wall time: tool ${median(toolTimes).toFixed(1)} ms, rg ${median(rgTimes).toFixed(1)} ms`);
   console.log(`ratio tool/rg: ${ratio.toFixed(3)} (limit ${MAX_RATIO})`);
+  // The row of `npm run bench`'s table (bench/harness.mjs).
+  record({
+    name: `grep over ${fileCount} files`,
+    ours: median(toolTimes),
+    bare: median(rgTimes),
+    unit: "ms",
+    target: { ratio: "<=", value: MAX_RATIO },
+    note: "rg, same arguments",
+  });
   const correct = toolMatches === expectedMatches && rgMatches === expectedMatches;
   if (!correct) console.error("FAIL: the tool and rg disagree with the expected match count");
   const fastEnough = smoke || ratio <= MAX_RATIO;

@@ -5,8 +5,11 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
+import { createRequire } from "node:module";
 import { isPlainObject } from "../core/plain-object.js";
+
+/** yaml is required on the first parse, not at start-up (issue #18: most sessions never parse YAML). */
+const parseYaml = (text: string): unknown => (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(text);
 
 /** Retry settings of one tool (proto `AgentToolRetryConfig`). */
 export interface AgentToolRetryConfig {

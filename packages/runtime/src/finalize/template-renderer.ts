@@ -8,22 +8,34 @@
  * `keep_trailing_newline = false`), a stray `#}` in plain text is literal text (nunjucks rejects
  * it), and only `${{` / `${%` trigger rendering (the fast path).
  */
-import nunjucks from "nunjucks";
+import { createRequire } from "node:module";
+import type nunjucksModule from "nunjucks";
 
-const environment = new nunjucks.Environment(null, {
-  autoescape: false,
-  throwOnUndefined: false,
-  trimBlocks: false,
-  lstripBlocks: false,
-  tags: {
-    blockStart: "${%",
-    blockEnd: "%}",
-    variableStart: "${{",
-    variableEnd: "}}",
-    commentStart: "${#",
-    commentEnd: "#}",
-  },
-});
+// nunjucks is loaded on the first render (issue #18: start-up and idle memory pay only for what a
+// session uses; most calls render nothing). It is CommonJS, so a lazy require keeps renders synchronous.
+let environment: nunjucksModule.Environment | undefined;
+
+/** The nunjucks environment, created (and nunjucks' runtime patched) on first use. */
+function nunjucksEnvironment(): nunjucksModule.Environment {
+  if (environment) return environment;
+  const nunjucks = createRequire(import.meta.url)("nunjucks") as typeof nunjucksModule;
+  environment = new nunjucks.Environment(null, {
+    autoescape: false,
+    throwOnUndefined: false,
+    trimBlocks: false,
+    lstripBlocks: false,
+    tags: {
+      blockStart: "${%",
+      blockEnd: "%}",
+      variableStart: "${{",
+      variableEnd: "}}",
+      commentStart: "${#",
+      commentEnd: "#}",
+    },
+  });
+  patchRuntime((nunjucks as unknown as { runtime: NunjucksRuntime }).runtime);
+  return environment;
+}
 
 // nunjucks compiles `a.b` to `runtime.memberLookup(a, "b")`. While one of our renders runs
 // (renders are synchronous), a lookup on undefined or null throws, as MiniJinja's does.
@@ -34,18 +46,19 @@ interface NunjucksRuntime {
   memberLookup: (obj: unknown, key: unknown) => unknown;
   suppressValue: (value: unknown, autoescape: boolean) => unknown;
 }
-const runtime = (nunjucks as unknown as { runtime: NunjucksRuntime }).runtime;
-const originalMemberLookup = runtime.memberLookup;
-const originalSuppressValue = runtime.suppressValue;
-runtime.memberLookup = function strictMemberLookup(this: unknown, obj: unknown, key: unknown): unknown {
-  if (strictLookups > 0 && (obj === undefined || obj === null)) {
-    throw new TemplateRenderError(`undefined value has no attribute ${String(key)}`);
-  }
-  return originalMemberLookup.call(this, obj, key);
-};
-runtime.suppressValue = function minijinjaSuppressValue(this: unknown, value: unknown, autoescape: boolean): unknown {
-  return originalSuppressValue.call(this, strictLookups > 0 && value === null ? "none" : value, autoescape);
-};
+function patchRuntime(runtime: NunjucksRuntime): void {
+  const originalMemberLookup = runtime.memberLookup;
+  const originalSuppressValue = runtime.suppressValue;
+  runtime.memberLookup = function strictMemberLookup(this: unknown, obj: unknown, key: unknown): unknown {
+    if (strictLookups > 0 && (obj === undefined || obj === null)) {
+      throw new TemplateRenderError(`undefined value has no attribute ${String(key)}`);
+    }
+    return originalMemberLookup.call(this, obj, key);
+  };
+  runtime.suppressValue = function minijinjaSuppressValue(this: unknown, value: unknown, autoescape: boolean): unknown {
+    return originalSuppressValue.call(this, strictLookups > 0 && value === null ? "none" : value, autoescape);
+  };
+}
 
 /** A template that could not be rendered (syntax error, attribute of an undefined value). */
 export class TemplateRenderError extends Error {
@@ -102,7 +115,7 @@ export function renderTemplateStrict(text: string, context: Record<string, unkno
   source = protectStrayCommentEnds(source);
   strictLookups++;
   try {
-    return environment.renderString(source, context).replaceAll(HASH_BRACE_SENTINEL, "#}");
+    return nunjucksEnvironment().renderString(source, context).replaceAll(HASH_BRACE_SENTINEL, "#}");
   } catch (error) {
     if (error instanceof TemplateRenderError) throw error;
     throw new TemplateRenderError(error instanceof Error ? error.message : String(error), { cause: error });

@@ -31,11 +31,13 @@ export const MAX_SYMLINK_HOPS = 40;
 
 /** The roots' real paths (a root given through a symlink matches both spellings). */
 export async function realRoots(scope: FsScope): Promise<string[]> {
+  // Resolved side by side: each realpath is a trip to the thread pool, and they do not depend on each other.
+  const reals = await Promise.all(scope.roots.map((root) => realpath(root).catch(() => path.resolve(root))));
   const out = new Set<string>();
-  for (const root of scope.roots) {
+  scope.roots.forEach((root, i) => {
     out.add(path.resolve(root));
-    out.add(await realpath(root).catch(() => path.resolve(root)));
-  }
+    out.add(reals[i]!);
+  });
   return [...out];
 }
 
@@ -51,11 +53,14 @@ export function assertNoNul(absPath: string, displayPath: string = absPath): voi
   if (absPath.includes("\0")) throw new ToolError(ErrorCode.INVALID_INPUT, `Invalid path (contains a NUL byte): ${JSON.stringify(displayPath)}`);
 }
 
-/** Throws PERMISSION_DENIED unless `realPath` lies inside a root (always passes with `fsScope: "any"`). */
-export async function assertInsideRoots(scope: FsScope, realPath: string, displayPath: string): Promise<void> {
+/**
+ * Throws PERMISSION_DENIED unless `realPath` lies inside a root (always passes with `fsScope: "any"`).
+ * `roots`: the roots' real paths when the caller started resolving them earlier (see openConfined).
+ */
+export async function assertInsideRoots(scope: FsScope, realPath: string, displayPath: string, roots?: Promise<string[]>): Promise<void> {
   if (scope.fsScope === "any") return;
-  const roots = await realRoots(scope);
-  if (roots.some((root) => isWithinRoot(realPath, root))) return;
+  const real = await (roots ?? realRoots(scope));
+  if (real.some((root) => isWithinRoot(realPath, root))) return;
   throw outsideRootsError(displayPath, realPath, scope.roots);
 }
 

@@ -9,7 +9,7 @@ import { readlink } from "node:fs/promises";
 export const PROC_FD_AVAILABLE: boolean = process.platform === "linux" && existsSync("/proc/self/fd");
 
 /** The kernel's suffix for a descriptor whose file has no name any more. */
-const DELETED_SUFFIX = " (deleted)";
+export const DELETED_SUFFIX = " (deleted)";
 
 /**
  * The real path of an open descriptor. A file replaced or removed after it was opened reads as

@@ -9,6 +9,7 @@ import { resolveModelPath, sanitizeModelPathArg } from "./model-path.js";
 import { isWithinRoot, resolveForCreate, type FsScope } from "./confinement.js";
 import { errnoCode } from "./errno.js";
 import { openConfined, readFileConfined } from "./safe-read.js";
+import { SLOW_SYNC_MS, setSyncFastPath, syncFastPathEnabled, timedSync } from "./sync-fast-path.js";
 import { writeFileConfined } from "./atomic-write.js";
 import { decodeText, encodeText } from "./text-format.js";
 import { PathLocks } from "./path-lock.js";
@@ -134,6 +135,9 @@ test("a path flipping between a file and an outside symlink never leaks the outs
   let reads = 0;
   const unexpected: string[] = [];
   for (let i = 0; i < 300; i++) {
+    // Let the flipper's I/O run: a small read completes synchronously (sync-fast-path.ts), and a
+    // loop of them would otherwise never reach the event loop's I/O phase.
+    await new Promise((resolve) => setImmediate(resolve));
     try {
       const read = await readFileConfined(scope, target);
       reads++;
@@ -168,6 +172,60 @@ describe("safe reader", () => {
     const opened = await openConfined(scope, ws);
     expect(opened.stat.isDirectory()).toBe(true);
     await opened.handle.close();
+  });
+  test("reads whole files of every size, and pseudo-files whose stat size is not their length", async () => {
+    for (const size of [0, 1, 7, 4095, 4096, 65_536, 65_537, 1024 * 1024 + 3]) {
+      const content = Buffer.alloc(size, 97);
+      await writeFile(path.join(ws, "sized.txt"), content);
+      const read = await readFileConfined(scope, path.join(ws, "sized.txt"));
+      expect(read.bytes.equals(content)).toBe(true);
+      expect(read.truncated).toBe(false);
+    }
+    const any: FsScope = { roots: [], fsScope: "any" };
+    // /proc files stat as size 0 and still have content.
+    expect((await readFileConfined(any, "/proc/self/status")).bytes.toString()).toContain("Pid:");
+  });
+  test("the synchronous fast path and the thread-pool path answer alike", async () => {
+    await writeFile(path.join(ws, "big.txt"), "y".repeat(300 * 1024));
+    await writeFile(path.join(ws, "mid.txt"), "z".repeat(5000));
+    await symlink(path.join(outside, "secret.txt"), path.join(ws, "out.txt"));
+    execFileSync("mkfifo", [path.join(ws, "pipe")]);
+    const outcome = async () => {
+      const results: unknown[] = [];
+      for (const [name, cap] of [["a.txt"], ["big.txt"], ["mid.txt", 1000], ["big.txt", 1000], ["out.txt"], ["pipe"], ["missing.txt"], ["."]] as const) {
+        try {
+          const read = await readFileConfined(scope, path.join(ws, name), cap === undefined ? {} : { maxBytes: cap });
+          results.push({ realPath: read.realPath, truncated: read.truncated, bytes: read.bytes.toString("base64").slice(0, 64), length: read.bytes.length });
+        } catch (error) {
+          results.push({ code: ToolError.is(error) ? error.code : errnoCode(error), message: (error as Error).message });
+        }
+      }
+      return results;
+    };
+    try {
+      const fast = await outcome();
+      setSyncFastPath(false);
+      expect(await outcome()).toEqual(fast);
+      expect(fast[0]).toMatchObject({ realPath: path.join(ws, "a.txt"), truncated: false });
+      expect(fast[2]).toMatchObject({ truncated: true, length: 1000 });
+      expect(fast[3]).toMatchObject({ truncated: true, length: 1000 });
+      expect(fast[4]).toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
+    } finally {
+      setSyncFastPath(true);
+    }
+  });
+  test("a slow synchronous step turns the fast path off", () => {
+    try {
+      timedSync(() => undefined);
+      expect(syncFastPathEnabled()).toBe(true);
+      timedSync(() => {
+        const until = performance.now() + SLOW_SYNC_MS + 5;
+        while (performance.now() < until);
+      });
+      expect(syncFastPathEnabled()).toBe(false);
+    } finally {
+      setSyncFastPath(true);
+    }
   });
   test("reads within a byte cap", async () => {
     await writeFile(path.join(ws, "big.txt"), "x".repeat(5000));
@@ -274,6 +332,20 @@ describe("read tracker", () => {
     expect(() => tracker.checkBeforeEdit("/ws/a", Buffer.from("v2"))).toThrow(expect.objectContaining({ code: ErrorCode.FILE_EXTERNALLY_MODIFIED }));
     tracker.recordWrite("/ws/a", "v2");
     expect(() => tracker.checkBeforeEdit("/ws/a", Buffer.from("v2"))).not.toThrow();
+  });
+  test("a re-read of an unchanged file is no state change (no state write); a changed one is", () => {
+    const resources = new ResourceStore();
+    let changes = 0;
+    resources.onChange(() => changes++);
+    const tracker = readTracker({ resources });
+    tracker.recordRead("/ws/a", Buffer.from("v1"), { mtimeMs: 1 });
+    tracker.recordRead("/ws/a", Buffer.from("v1"), { mtimeMs: 1 });
+    expect(changes).toBe(1);
+    tracker.recordRead("/ws/a", Buffer.from("v1"), { mtimeMs: 2 });
+    tracker.recordRead("/ws/a", Buffer.from("v2"), { mtimeMs: 2 });
+    tracker.recordRead("/ws/b", Buffer.from("v2"), { mtimeMs: 2 });
+    expect(changes).toBe(4);
+    expect(tracker.get("/ws/a")).toEqual({ sha256: expect.any(String), size: 2, mtimeMs: 2 });
   });
   test("is serializable state that round-trips", () => {
     const resources = new ResourceStore();

@@ -99,8 +99,15 @@ export class FileReadTracker {
 
   #put(realPath: string, record: FileReadRecord): void {
     if (!isSafeKey(realPath)) return;
-    this.resources.update(FILE_READ_TRACKER, (state) => ({ ...state, [realPath]: record }));
+    // The same record again (a re-read of an unchanged file) leaves the state as it is: no change, no state write.
+    this.resources.update(FILE_READ_TRACKER, (state) =>
+      sameRecord(Object.hasOwn(state, realPath) ? state[realPath] : undefined, record) ? state : { ...state, [realPath]: record },
+    );
   }
+}
+
+function sameRecord(a: FileReadRecord | undefined, b: FileReadRecord): boolean {
+  return a !== undefined && a.sha256 === b.sha256 && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
 /** The tracker of a session: `readTracker(ctx.session).recordRead(...)`. */

@@ -3,12 +3,15 @@
  * the opened descriptor, and reads within a byte cap. Errno failures (ENOENT, EACCES, ...) are rethrown
  * as they are, so that each tool words them its own way.
  */
-import { constants } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, readlinkSync, realpathSync } from "node:fs";
+import path from "node:path";
 import { open, type FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
-import { assertInsideRoots, assertNoNul, realPathOfHandle, type FsScope } from "./confinement.js";
+import { assertInsideRoots, assertNoNul, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, type FsScope } from "./confinement.js";
+import { DELETED_SUFFIX, PROC_FD_AVAILABLE } from "./descriptor-path.js";
+import { SYNC_READ_MAX_BYTES, syncFastPathEnabled, timedSync } from "./sync-fast-path.js";
 import { errnoError } from "./errno.js";
 
 /** Default byte cap of one read. */
@@ -65,10 +68,16 @@ const OPEN_ATTEMPTS = 3;
 
 async function openAndCheck(scope: FsScope, absPath: string, displayPath: string): Promise<OpenedFile> {
   const handle = await open(absPath, READ_FLAGS);
+  // The descriptor's path, the roots' real paths and the stat are independent trips to the thread
+  // pool: started together, awaited in the order the checks need them (so the same error wins).
+  const roots = scope.fsScope === "any" ? undefined : realRoots(scope);
+  const statted = handle.stat();
+  roots?.catch(() => undefined);
+  statted.catch(() => undefined);
   try {
     const realPath = await realPathOfHandle(handle, absPath);
-    await assertInsideRoots(scope, realPath, displayPath);
-    const stat = await handle.stat();
+    await assertInsideRoots(scope, realPath, displayPath, roots);
+    const stat = await statted;
     const kind = specialKind(stat);
     if (kind !== undefined) throw specialFileError(displayPath, kind);
     return { handle, realPath, stat };
@@ -89,14 +98,22 @@ export function specialFileError(displayPath: string, kind: string): ToolError {
 /** Reads a confined regular file, up to `maxBytes`. A directory fails with errno `EISDIR`. */
 export async function readFileConfined(scope: FsScope, absPath: string, options: { displayPath?: string; maxBytes?: number } = {}): Promise<ReadResult> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
+  if (syncFastPathEnabled() && PROC_FD_AVAILABLE) {
+    assertNoNul(absPath, options.displayPath ?? absPath);
+    const fast = timedSync(() => readSmallFileSync(scope, absPath, options.displayPath ?? absPath, maxBytes));
+    if (fast !== undefined) return fast;
+  }
   const opened = await openConfined(scope, absPath, options.displayPath ?? absPath);
   try {
     if (opened.stat.isDirectory()) throw errnoError("EISDIR", `illegal operation on a directory, read '${absPath}'`);
     const chunks: Buffer[] = [];
     let total = 0;
     let truncated = false;
+    // Buffers sized by the stat (one byte more, to see growth), not 1 MiB for a 6-byte file.
+    const expected = opened.stat.isFile() ? opened.stat.size : 0;
     for (;;) {
-      const want = Math.min(1024 * 1024, maxBytes + 1 - total);
+      const left = expected + 1 - total;
+      const want = Math.min(1024 * 1024, maxBytes + 1 - total, left > 0 ? left : 64 * 1024);
       const buffer = Buffer.allocUnsafe(want);
       const { bytesRead } = await opened.handle.read(buffer, 0, want, null);
       if (bytesRead === 0) break;
@@ -106,10 +123,72 @@ export async function readFileConfined(scope: FsScope, absPath: string, options:
         truncated = true;
         break;
       }
+      // A regular file read up to exactly its stat size by a short read is at its end: a read of a
+      // regular file returns less than asked only there, so the confirming empty read is skipped.
+      // (Pseudo-files whose size is not their length, like /proc's 0 or sysfs's 4096, never match.)
+      if (expected > 0 && total === expected && bytesRead < want) break;
     }
     const bytes = Buffer.concat(chunks);
     return { bytes: truncated ? bytes.subarray(0, maxBytes) : bytes, realPath: opened.realPath, stat: opened.stat, truncated };
   } finally {
     await opened.handle.close();
+  }
+}
+
+/**
+ * The same checks and read as {@link readFileConfined}, synchronously (see sync-fast-path.ts), for
+ * a small regular file: undefined (nothing read, the descriptor closed) when the file is larger
+ * than {@link SYNC_READ_MAX_BYTES} or grows past it while read, and when /proc gives no path for
+ * the descriptor; the caller then takes the asynchronous path. Refusals throw as there.
+ */
+function readSmallFileSync(scope: FsScope, absPath: string, displayPath: string, maxBytes: number): ReadResult | undefined {
+  const fd = openSync(absPath, READ_FLAGS);
+  try {
+    let link: string;
+    try {
+      link = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return undefined;
+    }
+    if (!link.startsWith("/")) return undefined;
+    // A file replaced or removed after the open reads as it was, at the path it had (realPathOfHandle's `as-was`).
+    const realPath = link.endsWith(DELETED_SUFFIX) ? link.slice(0, -DELETED_SUFFIX.length) : link;
+    if (scope.fsScope !== "any") {
+      const roots = scope.roots.flatMap((root) => [path.resolve(root), realpathOr(root)]);
+      if (!roots.some((root) => isWithinRoot(realPath, root))) throw outsideRootsError(displayPath, realPath, scope.roots);
+    }
+    const stat = fstatSync(fd);
+    const kind = specialKind(stat);
+    if (kind !== undefined) throw specialFileError(displayPath, kind);
+    if (stat.isDirectory()) throw errnoError("EISDIR", `illegal operation on a directory, read '${absPath}'`);
+    if (!stat.isFile() || stat.size > SYNC_READ_MAX_BYTES) return undefined;
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const left = stat.size + 1 - total;
+      const want = Math.min(maxBytes + 1 - total, left > 0 ? left : 64 * 1024);
+      const buffer = Buffer.allocUnsafe(want);
+      const bytesRead = readSync(fd, buffer, 0, want, null);
+      if (bytesRead === 0) break;
+      chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) {
+        const bytes = Buffer.concat(chunks);
+        return { bytes: bytes.subarray(0, maxBytes), realPath, stat, truncated: true };
+      }
+      if (total === stat.size && bytesRead < want) break;
+      if (total > SYNC_READ_MAX_BYTES) return undefined;
+    }
+    return { bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), realPath, stat, truncated: false };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function realpathOr(root: string): string {
+  try {
+    return realpathSync.native(root);
+  } catch {
+    return path.resolve(root);
   }
 }

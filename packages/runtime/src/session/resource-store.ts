@@ -61,10 +61,14 @@ export class ResourceStore {
     this.#changed();
   }
 
-  /** Replaces the value with `fn(current)`. */
+  /**
+   * Replaces the value with `fn(current)`. When `fn` returns `current` itself nothing changed: no
+   * change is signalled, so nothing is written to disk (a read of an unchanged file costs no fsync).
+   */
   update<T>(key: ResourceKey<T>, fn: (current: T) => T): T {
-    const next = fn(this.get(key));
-    this.set(key, next);
+    const current = this.get(key);
+    const next = fn(current);
+    if (next !== current) this.set(key, next);
     return next;
   }
 

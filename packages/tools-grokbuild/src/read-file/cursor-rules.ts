@@ -7,11 +7,14 @@
  */
 import path from "node:path";
 import picomatch from "picomatch";
-import { parse as parseYaml } from "yaml";
+import { createRequire } from "node:module";
 import { defineResource } from "@grok-tools/runtime";
 import { isPlainObject } from "@grok-tools/runtime/helpers";
 import { openDirConfined, readFileConfined, resolveRealPath, type CheckedDir, type FsScope } from "@grok-tools/runtime/fs";
 import { type ResourceStore } from "@grok-tools/runtime/helpers";
+
+/** yaml is required on the first parse, not at start-up (issue #18: most sessions never parse YAML). */
+const parseYaml = (text: string): unknown => (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(text);
 
 /** How a rule applies (serde's external tagging of the reference's enum). */
 type CursorRuleKind = "Global" | "AgentFetched" | "Manual" | { FileGlobbed: string[] };

@@ -10,8 +10,8 @@ import {
   errnoCode,
   readFileConfined,
   readTracker,
+  realpathFast,
   resolveModelPath,
-  resolveRealPath,
   type ReadResult,
   ioErrorText,
 } from "@grok-tools/runtime/fs";
@@ -62,7 +62,7 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
   const display = displayJoin(ctx.cwd, input.target_file);
   const skill = isSkillMarkdown(joined);
   let target = joined;
-  let canonical = await resolveRealPath(joined).catch(async (error: unknown) => {
+  let canonical = await realpathFast(joined).catch(async (error: unknown) => {
     if (errnoCode(error) !== "ENOENT") return joined;
     const match = await resolveUnicodeFileName(session, joined);
     if (match !== undefined) target = match;

@@ -43,6 +43,9 @@ export function extractFileContentLines(fileContent: string, offset: number | un
     parts.push("1→");
     firstLine = 1;
   }
+  // Inline data URIs need "data:" (any case) in the line: one look at the whole text instead of a
+  // lower-cased copy of every line when there is none (issue #18).
+  const mayHoldDataUris = fileContent.toLowerCase().includes("data:");
   // split_inclusive('\n'): every piece keeps its newline; no empty piece after a trailing one.
   let index = 0;
   let pos = 0;
@@ -57,7 +60,7 @@ export function extractFileContentLines(fileContent: string, offset: number | un
       }
       end = pieceEnd;
       let line = stripLineEnd(fileContent.slice(pos, pieceEnd));
-      const extracted = tryExtractBase64Images(line);
+      const extracted = mayHoldDataUris ? tryExtractBase64Images(line) : undefined;
       if (extracted) {
         images.push(...extracted.images);
         line = extracted.text;

@@ -173,3 +173,22 @@ test("stores ids that are Object.prototype names as ordinary todos, across merge
   expect(Object.getPrototypeOf(loaded.todos)).toBeNull();
   expect(loaded.todos["__proto__"]).toEqual({ content: "task __proto__", priority: "medium", status: "completed" });
 });
+
+test("an update that changes nothing is no state change (no state write); a real change is one", async () => {
+  const todos = [
+    { id: "1", content: "Task A" },
+    { id: "2", content: "Task B", status: "in_progress" },
+  ];
+  expect((await call({ merge: false, todos })).ok).toBe(true);
+  let changes = 0;
+  session.resources.onChange(() => changes++);
+  expect((await call({ merge: false, todos })).ok).toBe(true);
+  expect((await call({ merge: true, todos: [{ id: "2", status: "in_progress" }] })).ok).toBe(true);
+  expect(changes).toBe(0);
+  const changed = await call({ merge: true, todos: [{ id: "1", status: "completed" }] });
+  if (!changed.ok) throw new Error(changed.error.message);
+  expect(changed.promptText).toBe("- [completed] 1: Task A\n- [in_progress] 2: Task B\n");
+  expect(changes).toBe(1);
+  const state = (await session.snapshotState()).state as Record<string, { todos: Record<string, { status: string }> }> | undefined;
+  expect(state?.["grok_build.Todo"]?.todos["1"]?.status).toBe("completed");
+});

@@ -26,7 +26,8 @@ export const todoWrite = defineTool({
     const current = resources.get(todoStateResource);
     const merge = effectiveMerge(input.merge ?? true, current, input.todos);
     const next = applyTodoUpdates(current, input.todos, merge);
-    resources.set(todoStateResource, next);
+    // An update that changes nothing (same items, same order) is no state change: no state write.
+    if (JSON.stringify(next) !== JSON.stringify(current)) resources.set(todoStateResource, next);
     const summary = summarizeTodoState(next);
     return {
       output: {

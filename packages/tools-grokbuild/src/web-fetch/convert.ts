@@ -2,7 +2,11 @@
  * Content handling of web_fetch: content-type classes (HTML, PDF, image, video, binary), HTML to
  * Markdown (turndown, with scripts, styles and page chrome removed) and base64 data-URI stripping.
  */
-import TurndownService from "turndown";
+import { createRequire } from "node:module";
+import type TurndownService from "turndown";
+
+/** turndown (and the DOM it brings) is required on the first conversion, not at start-up (issue #18). */
+const loadTurndown = (): typeof TurndownService => createRequire(import.meta.url)("turndown") as typeof TurndownService;
 
 /** Tags dropped with their content before conversion. */
 const SKIPPED_TAGS = ["script", "style", "noscript", "svg", "iframe", "object", "embed", "head", "title"] as const;
@@ -120,7 +124,8 @@ function isChrome(node: ElementLike): boolean {
 
 /** A converter configured like the reference's (ATX headings, fenced code, noise removed). */
 export function createHtmlConverter(): TurndownService {
-  const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "*" });
+  const Turndown = loadTurndown();
+  const service = new Turndown({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "*" });
   service.remove([...SKIPPED_TAGS]);
   service.remove((node) => {
     const element = node as unknown as ElementLike;

@@ -1,0 +1,187 @@
+// The benchmark harness every `*.bench.mjs` case uses: each case measures our operation and the bare
+// operation it is judged against IN THE SAME RUN, interleaved (A/B, B/A, ... rounds), so machine load
+// hits both sides alike; only the ratio is judged. Timing is tinybench's, distributions go into
+// hdr-histogram-js histograms. Each case records one row (case, ours, bare, ratio, target, pass) in
+// the file named by GROK_SUITE_REPORT, which scripts/run-suite.mjs prints as one Markdown table and
+// writes to bench-results.json. Under `--smoke` (GROK_SUITE_SMOKE=1) a case runs a few iterations and
+// is not judged: CI only checks that it works.
+import { appendFileSync } from "node:fs";
+import { Bench } from "tinybench";
+import hdr from "hdr-histogram-js";
+
+/** True when the run is a smoke run (a few iterations, no judging). */
+export const smoke = process.env.GROK_SUITE_SMOKE === "1" || process.argv.includes("--smoke");
+
+/** Cases whose name contains this (`--case <text>`) run; the others are skipped. */
+const caseFilter = (() => {
+  const at = process.argv.indexOf("--case");
+  return at === -1 ? undefined : process.argv[at + 1];
+})();
+
+/** Whether a case of this name should run (see `--case`). */
+export function selected(name) {
+  return !caseFilter || name.includes(caseFilter);
+}
+
+/**
+ * A target: `{ ratio: "<=", value: 1.25 }` judges ours/bare, `{ ratio: ">=", value: 0.8 }` likewise (for
+ * throughputs), `{ ours: "<=", value: 80 }` judges our absolute number (in the row's unit).
+ */
+export function describeTarget(target) {
+  if (!target) return "reported";
+  const op = (target.ratio ?? target.ours) === "<=" ? "≤" : "≥";
+  return target.ratio ? `${op} ${target.value}×` : `${op} ${target.value} ${target.unit ?? ""}`.trim();
+}
+
+function judge(target, ours, ratio) {
+  if (!target) return true;
+  const x = target.ratio ? ratio : ours;
+  return (target.ratio ?? target.ours) === "<=" ? x <= target.value : x >= target.value;
+}
+
+/**
+ * Records one row. `ours`/`bare` are numbers in `unit`; `note` says what the bare side is. The row is
+ * printed at once and appended to GROK_SUITE_REPORT (also as a `check` row, so the generic suite table
+ * shows it). Returns the row.
+ */
+export function record({ name, ours, bare, unit, target, note }) {
+  const ratio = bare > 0 ? ours / bare : NaN;
+  const passed = judge(target, ours, ratio);
+  const row = {
+    case: name,
+    ours: round(ours),
+    bare: round(bare),
+    unit,
+    ratio: round(ratio),
+    target: describeTarget(target),
+    pass: smoke ? "smoke" : passed ? "pass" : "FAIL",
+    ...(note ? { note } : {}),
+  };
+  console.log(`  ${name}: ours ${row.ours} ${unit}, bare ${row.bare} ${unit}, ratio ${row.ratio}×, target ${row.target}: ${row.pass}`);
+  if (process.env.GROK_SUITE_REPORT) {
+    appendFileSync(process.env.GROK_SUITE_REPORT, `${JSON.stringify({ check: name, count: 1, passed: smoke || passed, bench: row })}\n`);
+  }
+  if (!smoke && !passed) process.exitCode = 1;
+  return row;
+}
+
+function round(x) {
+  if (!Number.isFinite(x)) return x;
+  return Math.abs(x) >= 100 ? Math.round(x) : Number(x.toPrecision(3));
+}
+
+/** A histogram of microseconds (1 µs to 10 min, 3 significant digits). */
+export function histogram() {
+  return hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
+}
+
+const ms = (us) => us / 1000;
+
+/**
+ * Latency of one call, ours vs bare: `rounds` tinybench runs, each timing both functions for
+ * `roundMs`, the order flipped every round; every sample of a side goes into that side's histogram.
+ * Records the `percentile` (default 50) of each side, in ms.
+ */
+export async function compareLatency({ name, ours, bare, target, percentile = 50, rounds = smoke ? 2 : 12, roundMs = smoke ? 20 : 400, note }) {
+  if (!selected(name)) return undefined;
+  const hist = { ours: histogram(), bare: histogram() };
+  // One warm-up pass of both, not recorded: JIT, connections, lazy modules.
+  await runRound({ ours, bare }, ["ours", "bare"], smoke ? 10 : 200, undefined);
+  for (let r = 0; r < rounds; r++) {
+    await runRound({ ours, bare }, r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"], roundMs, hist);
+  }
+  const row = record({
+    name,
+    ours: ms(hist.ours.getValueAtPercentile(percentile)),
+    bare: ms(hist.bare.getValueAtPercentile(percentile)),
+    unit: "ms",
+    target,
+    note,
+  });
+  hist.ours.destroy();
+  hist.bare.destroy();
+  return row;
+}
+
+async function runRound(fns, order, timeMs, hist) {
+  const bench = new Bench({ time: timeMs, iterations: smoke ? 3 : 10, warmup: false, retainSamples: true, throws: true });
+  for (const side of order) bench.add(side, fns[side]);
+  await bench.run();
+  if (!hist) return;
+  for (const task of bench.tasks) {
+    for (const sample of task.result.latency.samples ?? []) hist[task.name].recordValue(Math.max(1, Math.round(sample * 1000)));
+  }
+}
+
+/**
+ * Throughput with `concurrency` calls in flight: one tinybench iteration starts `concurrency` calls
+ * at once and waits for all; ops/s = concurrency / median batch time. Interleaved like
+ * {@link compareLatency}. Records ops/s (higher is better; targets are `ratio: ">="`).
+ */
+export async function compareThroughput({ name, ours, bare, concurrency, target, rounds = smoke ? 2 : 10, roundMs = smoke ? 20 : 400, note }) {
+  if (!selected(name)) return undefined;
+  const batch = (fn) => () => Promise.all(Array.from({ length: concurrency }, fn));
+  const fns = { ours: batch(ours), bare: batch(bare) };
+  const hist = { ours: histogram(), bare: histogram() };
+  await runRound(fns, ["ours", "bare"], smoke ? 10 : 200, undefined);
+  for (let r = 0; r < rounds; r++) await runRound(fns, r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"], roundMs, hist);
+  const opsPerSecond = (h) => (concurrency * 1e6) / h.getValueAtPercentile(50);
+  const row = record({ name, ours: opsPerSecond(hist.ours), bare: opsPerSecond(hist.bare), unit: "ops/s", target, note });
+  hist.ours.destroy();
+  hist.bare.destroy();
+  return row;
+}
+
+/**
+ * Tail latency of `concurrency` calls started at once: each round fires them all and records every
+ * call's own latency; rounds alternate sides. Records the `percentile` (default 99), in ms.
+ */
+export async function compareBurst({ name, ours, bare, concurrency, target, percentile = 99, rounds = smoke ? 2 : 10, note }) {
+  if (!selected(name)) return undefined;
+  const hist = { ours: histogram(), bare: histogram() };
+  const burst = async (fn, h) => {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        const start = process.hrtime.bigint();
+        await fn();
+        h?.recordValue(Math.max(1, Math.round(Number(process.hrtime.bigint() - start) / 1000)));
+      }),
+    );
+  };
+  await burst(ours);
+  await burst(bare);
+  for (let r = 0; r < rounds; r++) {
+    for (const side of r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"]) await burst(side === "ours" ? ours : bare, hist[side]);
+  }
+  const row = record({
+    name,
+    ours: ms(hist.ours.getValueAtPercentile(percentile)),
+    bare: ms(hist.bare.getValueAtPercentile(percentile)),
+    unit: "ms",
+    target,
+    note,
+  });
+  hist.ours.destroy();
+  hist.bare.destroy();
+  return row;
+}
+
+/**
+ * For measurements that are one number per run of a function (a process's start-up time, its RSS):
+ * `ours()` and `bare()` each return a number (in `unit`), called alternately `runs` times; records the
+ * medians.
+ */
+export async function compareRuns({ name, ours, bare, unit, target, runs = smoke ? 1 : 9, note }) {
+  if (!selected(name)) return undefined;
+  const values = { ours: [], bare: [] };
+  for (let r = 0; r < runs; r++) {
+    for (const side of r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"]) values[side].push(await (side === "ours" ? ours : bare)());
+  }
+  return record({ name, ours: median(values.ours), bare: median(values.bare), unit, target, note });
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}

@@ -1,0 +1,87 @@
+// Benchmark cases of the per-call hot path (issue #18): the cheapest ExecuteTool and read_file,
+// one at a time and 64 in flight, read_file of 2 000 lines, and the p99 of 1 000 concurrent
+// read_file calls; each against the bare operation in the same run, interleaved (bench/harness.mjs).
+// The server is the built bin in its own process, called through raw grpc-js stubs.
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { compareBurst, compareLatency, compareThroughput, smoke } from "./harness.mjs";
+import { startServer } from "./server-fixture.mjs";
+
+// Limits raised so read_file returns all 2 000 lines (by default it shows 1 000 and 40 KB).
+const server = await startServer({
+  tools: [{ id: "GrokBuild:todo_write" }, { id: "GrokBuild:read_file" }],
+  truncation: { maxLinesRead: 2000, defaultMaxOutputBytes: 1 << 20 },
+});
+try {
+  const oneLine = path.join(server.workspace, "one-line.txt");
+  await writeFile(oneLine, "hello from the bench\n");
+  const big = path.join(server.workspace, "two-thousand.txt");
+  await writeFile(big, Array.from({ length: 2000 }, (_, i) => `line ${i + 1}: some ordinary source text`).join("\n") + "\n");
+
+  const todo = server.toolCall("todo_write", { merge: true, todos: [{ id: "bench", content: "measure the hot path", status: "in_progress" }] });
+  const readOne = server.toolCall("read_file", { target_file: "one-line.txt" });
+  const readBig = server.toolCall("read_file", { target_file: "two-thousand.txt", limit: 2000 });
+  // Sanity: the calls really do their work (a broken call would be "fast").
+  const check = JSON.parse((await readBig()).result.value.outputJson);
+  if (!JSON.stringify(check).includes("line 2000:")) throw new Error("read_file of 2 000 lines did not return the last line");
+
+  const empty = server.emptyCall;
+  // The bare read of 2 000 lines: the empty call plus what the tool's job is, reading and numbering.
+  const bareRead = async () => {
+    await empty();
+    const text = await readFile(big, "utf8");
+    const lines = text.split("\n");
+    let out = "";
+    // The tool's numbering: every tenth line starts with `N→`.
+    for (let i = 0; i < lines.length; i++) out += i % 10 === 0 ? `${i + 1}→${lines[i]}\n` : `${lines[i]}\n`;
+    return out;
+  };
+
+  await compareLatency({
+    name: "cheapest ExecuteTool (todo_write), p50",
+    ours: todo,
+    bare: empty,
+    target: { ratio: "<=", value: 1.25 },
+    note: "empty grpc-js unary",
+  });
+  await compareThroughput({
+    name: "cheapest ExecuteTool (todo_write), 64 in flight",
+    ours: todo,
+    bare: empty,
+    concurrency: 64,
+    target: { ratio: ">=", value: 0.8 },
+    note: "empty grpc-js unary, 64 in flight",
+  });
+  await compareLatency({
+    name: "read_file of a 1-line file, p50",
+    ours: readOne,
+    bare: empty,
+    target: { ratio: "<=", value: 1.3 },
+    note: "empty grpc-js unary",
+  });
+  await compareThroughput({
+    name: "read_file of a 1-line file, 64 in flight",
+    ours: readOne,
+    bare: empty,
+    concurrency: 64,
+    target: { ratio: ">=", value: 0.8 },
+    note: "empty grpc-js unary, 64 in flight",
+  });
+  await compareLatency({
+    name: "read_file of 2 000 lines, p50",
+    ours: readBig,
+    bare: bareRead,
+    target: { ratio: "<=", value: 1.3 },
+    note: "empty unary + fs.readFile + numbering",
+  });
+  await compareBurst({
+    name: "read_file of a 1-line file, p99 of 1 000 concurrent",
+    ours: readOne,
+    bare: empty,
+    concurrency: smoke ? 50 : 1000,
+    target: { ratio: "<=", value: 1.5 },
+    note: "1 000 concurrent empty unaries",
+  });
+} finally {
+  await server.close();
+}

@@ -1,0 +1,138 @@
+// What the benchmark cases share: the real server started as its own process from the built bin (as
+// users run it, measured from outside), raw grpc-js stubs for it (ts-proto's generated client, no
+// convenience layer), and the bare operations cases are judged against: an empty grpc-js unary (a
+// grpc.health.v1 Check on the same server and channel, so the only difference is the tool's work)
+// and a bare grpc-js server process.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { credentials, loadPackageDefinition } from "@grpc/grpc-js";
+import { loadSync } from "@grpc/proto-loader";
+import healthCheck from "grpc-health-check";
+import { ExecuteToolRequest, FinalizeToolServerConfigRequest, GrokToolsServiceClient, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const serverBin = path.join(root, "packages/server/bin/grok-tools-server.js");
+
+/** A fresh temporary folder; removed by the returned `remove()`. */
+export function tempDir(prefix = "grok-bench-") {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Spawns `node <script> ...args` and resolves when a stdout line satisfies `ready` (default: the
+ * server's `{"event":"listening"}` line): `{ child, line, ms }`, `ms` from spawn to that line.
+ */
+export function spawnUntilLine(args, { ready = (line) => line.includes('"event":"listening"'), env = process.env, cwd = root } = {}) {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env, cwd });
+    let stderr = "";
+    child.stderr.on("data", (d) => {
+      if (stderr.length < 20_000) stderr += d;
+    });
+    const lines = createInterface({ input: child.stdout });
+    lines.on("line", (line) => {
+      if (ready(line)) {
+        const ms = Number(process.hrtime.bigint() - start) / 1e6;
+        lines.close();
+        resolve({ child, line, ms });
+      }
+    });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => reject(new Error(`${args.join(" ")} exited (${code ?? signal}) before it was ready:\n${stderr}`)));
+  });
+}
+
+/** Stops a child and waits for it to exit. */
+export function stopChild(child, signal = "SIGTERM") {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.removeAllListeners("exit");
+    child.once("exit", () => resolve());
+    child.kill(signal);
+  });
+}
+
+/** Resident set size of a process in MB, from /proc/PID/status (VmRSS). */
+export function rssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+  return kb / 1024;
+}
+
+/**
+ * The server's arguments for a workspace and state root; extra flags appended. GROK_BENCH_NODE_ARGS
+ * (space-separated) goes before the bin, to profile the server: `GROK_BENCH_NODE_ARGS="--cpu-prof
+ * --cpu-prof-dir=/tmp/prof" node bench/hot-path.bench.mjs --case read_file`.
+ */
+export function serverArgs(workspace, stateDir, extra = []) {
+  const nodeArgs = (process.env.GROK_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  return [...nodeArgs, serverBin, "--workspace", workspace, "--state-dir", stateDir, "--listen", "127.0.0.1:0", "--log-level", "warn", ...extra];
+}
+
+/**
+ * Starts the real server on a free port with `workspace` (default: a fresh temporary folder) and
+ * finalizes `tools` (`[{ id, paramsJson? }]`, with the proto's `truncation` if given) when given. Returns the stubs and helpers; `close()` stops
+ * the server and removes what it created.
+ */
+export async function startServer({ workspace, tools, truncation, extraArgs = [] } = {}) {
+  const temp = tempDir();
+  const ws = workspace ?? path.join(temp.dir, "ws");
+  if (!workspace) (await import("node:fs")).mkdirSync(ws);
+  const { child, line } = await spawnUntilLine(serverArgs(ws, path.join(temp.dir, "state"), extraArgs));
+  const address = JSON.parse(line).address;
+  const options = { "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES };
+  const client = new GrokToolsServiceClient(address, credentials.createInsecure(), options);
+  const healthPkg = loadPackageDefinition(loadSync(healthCheck.protoPath));
+  // The same channel as the tools client, so the empty call and the tool call share one connection's costs.
+  const health = new healthPkg.grpc.health.v1.Health(address, credentials.createInsecure(), { ...options, channelOverride: client.getChannel() });
+  const check = promisify(health.check.bind(health));
+  const executeRaw = promisify(client.executeTool.bind(client));
+  if (tools) {
+    const fin = await promisify(client.finalizeToolConfigRequest.bind(client))(
+      FinalizeToolServerConfigRequest.fromPartial({ tools, ...(truncation ? { truncation } : {}) }),
+    );
+    if (!fin.success) throw new Error(`finalize failed: ${fin.message}`);
+  }
+  return {
+    child,
+    address,
+    workspace: ws,
+    client,
+    /** The empty grpc-js unary: health Check. */
+    emptyCall: () => check({ service: "" }),
+    /** A prepared ExecuteTool call of `toolName` with `input`: `() => Promise<response>`, throws on a tool error. */
+    toolCall(toolName, input) {
+      const request = ExecuteToolRequest.fromPartial({ toolName, inputJson: JSON.stringify(input) });
+      return async () => {
+        const res = await executeRaw(request);
+        if (res.result?.$case !== "success") throw new Error(`${toolName} failed: ${JSON.stringify(res.result)}`);
+        return res;
+      };
+    },
+    async close() {
+      health.close();
+      client.close();
+      await stopChild(child);
+      temp.remove();
+    },
+  };
+}
+
+/** A bare grpc-js server process (only grpc.health.v1, nothing of ours); prints a listening line. */
+export const bareServerScript = `
+const grpc = require("@grpc/grpc-js");
+const { HealthImplementation } = require("grpc-health-check");
+const server = new grpc.Server();
+new HealthImplementation({ "": "SERVING" }).addToServer(server);
+server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
+  if (err) throw err;
+  process.stdout.write(JSON.stringify({ event: "listening", address: "127.0.0.1:" + port }) + "\\n");
+});
+`;
