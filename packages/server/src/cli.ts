@@ -4,7 +4,7 @@
  * Exit codes: 0 stopped by a signal (or --help/--version), 1 could not start or failed (address in
  * use, state folder held by another server), 2 usage (a bad flag, or a file or folder it names).
  */
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { format } from "node:util";
@@ -13,7 +13,15 @@ import { setLogger as setGrpcLogger } from "@grpc/grpc-js";
 import { detectProcessIsolation } from "@grok-tools/tasks";
 import { loadAgentDefinition } from "@grok-tools/runtime/host";
 import { type Logger } from "@grok-tools/runtime";
-import { createToolsServer, type ToolsServer } from "./create-server.js";
+import { MAX_MESSAGE_BYTES } from "@grok-tools/proto";
+import {
+  createToolsServer,
+  DEFAULT_KEEPALIVE_TIME_MS,
+  DEFAULT_KEEPALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTION_AGE_GRACE_MS,
+  type ToolsServer,
+} from "./create-server.js";
+import { DEFAULT_MAX_CALLS_PER_SESSION, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS } from "./sessions/session-registry.js";
 import { loadNamespaces } from "./load-namespaces.js";
 import { serverVersion } from "./version.js";
 import { AUTH_TOKEN_ENV, readAuthToken, scrubAuthToken } from "./auth-token.js";
@@ -57,6 +65,20 @@ interface ServerFlags {
   tlsClientCa?: string;
   insecure: boolean;
   logLevel: string;
+  maxSessions: number;
+  maxCallsPerSession: number;
+  sessionIdleTimeoutMs: number;
+  maxMessageBytes: number;
+  keepaliveTimeMs: number;
+  keepaliveTimeoutMs: number;
+  maxConnectionAgeMs: number;
+  maxConnectionAgeGraceMs: number;
+}
+
+/** Commander parser of a whole-number flag (a bad value is a usage error naming the value). */
+function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected a whole number, got '${value}'`);
+  return Number(value);
 }
 
 /**
@@ -90,6 +112,29 @@ export async function main(argv: string[]): Promise<void> {
     .option("--tls-key <file>", "TLS private key (PEM)")
     .option("--tls-client-ca <file>", "require client certificates signed by this CA (mTLS)")
     .option("--insecure", "allow a non-loopback address without a token or TLS", false)
+    .option(
+      "--max-sessions <n>",
+      "routed sessions (x-grok-session-id) held at once; more are refused with RESOURCE_EXHAUSTED",
+      wholeNumber,
+      DEFAULT_MAX_SESSIONS,
+    )
+    .option(
+      "--max-calls-per-session <n>",
+      "calls of one session running at once; more are refused with RESOURCE_EXHAUSTED",
+      wholeNumber,
+      DEFAULT_MAX_CALLS_PER_SESSION,
+    )
+    .option(
+      "--session-idle-timeout-ms <ms>",
+      "evict a routed session after this long without a call (state flushed first; 0: never)",
+      wholeNumber,
+      DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+    )
+    .option("--max-message-bytes <n>", "largest gRPC message received or sent", wholeNumber, MAX_MESSAGE_BYTES)
+    .option("--keepalive-time-ms <ms>", "interval of HTTP/2 keepalive pings", wholeNumber, DEFAULT_KEEPALIVE_TIME_MS)
+    .option("--keepalive-timeout-ms <ms>", "close a connection whose keepalive ping is not answered in this time", wholeNumber, DEFAULT_KEEPALIVE_TIMEOUT_MS)
+    .option("--max-connection-age-ms <ms>", "close connections once this old, after a grace for running calls (0: never)", wholeNumber, 0)
+    .option("--max-connection-age-grace-ms <ms>", "grace for running calls after --max-connection-age-ms", wholeNumber, DEFAULT_MAX_CONNECTION_AGE_GRACE_MS)
     .addOption(new Option("--log-level <level>", "log level").choices(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"))
     .exitOverride()
     .showHelpAfterError("(run grok-tools-server --help for the flags)");
@@ -181,6 +226,14 @@ export async function main(argv: string[]): Promise<void> {
       ...(tls ? { tls } : {}),
       log,
       version: serverVersion,
+      maxSessions: opts.maxSessions,
+      maxCallsPerSession: opts.maxCallsPerSession,
+      sessionIdleTimeoutMs: opts.sessionIdleTimeoutMs,
+      maxMessageBytes: opts.maxMessageBytes,
+      keepaliveTimeMs: opts.keepaliveTimeMs,
+      keepaliveTimeoutMs: opts.keepaliveTimeoutMs,
+      maxConnectionAgeMs: opts.maxConnectionAgeMs,
+      maxConnectionAgeGraceMs: opts.maxConnectionAgeGraceMs,
     });
   } catch (error) {
     if (error instanceof ServerSetupError) usage(error.message);

@@ -1,12 +1,13 @@
 /**
- * createToolsServer: a grpc-js server for GrokToolsService over one session, with
- * bearer-token auth, listening on TCP or a unix socket, and a graceful shutdown. It owns the
- * workspace's state folder (locked) from creation to shutdown.
+ * createToolsServer: a grpc-js server for GrokToolsService with a default session and one session
+ * per `x-grok-session-id` (SessionRegistry), bearer-token auth, connection limits, listening on TCP
+ * or a unix socket, and a graceful shutdown. It owns the workspace's state folder (locked) from
+ * creation to shutdown.
  */
 import { ServerCredentials, status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
 import { timingSafeEqual, createHash } from "node:crypto";
 import { GrokToolsServiceService, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
-import { Session, ToolRegistry, defaultStateDir, detectSearchSandbox, type AgentDefinition } from "@grok-tools/runtime/host";
+import { Session, ToolRegistry, defaultStateDir, detectSearchSandbox, type AgentDefinition, type FinalizeInput } from "@grok-tools/runtime/host";
 import { silentLogger } from "@grok-tools/runtime/helpers";
 import { type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
 import { GITIGNORE_POLICY, grokBuild, grokBuildConcise } from "@grok-tools/tools-grokbuild";
@@ -18,6 +19,8 @@ import { addHealthAndReflection } from "./grpc/health-and-reflection.js";
 import { ToolsGrpcServer } from "./grpc/request-decoding.js";
 import { checkWorkspace, makeStateFolder, workspaceStateFolder } from "./state/state-folder.js";
 import { acquireStateFolderLock } from "./state/state-folder-lock.js";
+import { SessionRegistry } from "./sessions/session-registry.js";
+import { saveFinalize } from "./sessions/saved-finalize.js";
 
 /** The namespaces every server has. */
 export const BUILTIN_NAMESPACES: readonly NamespaceDefinition[] = [grokBuild, grokBuildConcise, codex];
@@ -56,7 +59,28 @@ export interface ToolsServerOptions {
    * client's default receive limit). An ExecuteTool result that would not fit answers an error instead.
    */
   maxMessageBytes?: number;
+  /** Routed sessions (`x-grok-session-id`) held at once; a new one past it is RESOURCE_EXHAUSTED (default 256). */
+  maxSessions?: number;
+  /** Calls of one session running at once; one more is RESOURCE_EXHAUSTED (default 128). */
+  maxCallsPerSession?: number;
+  /** A routed session with no call for this long is evicted, state flushed first (default 30 min; 0: never). */
+  sessionIdleTimeoutMs?: number;
+  /** Interval of HTTP/2 keepalive pings on idle connections (default 60 000). */
+  keepaliveTimeMs?: number;
+  /** How long a keepalive ping may go unanswered before the connection is closed (default 20 000). */
+  keepaliveTimeoutMs?: number;
+  /** Connections are closed (after a grace for running calls) once this old; 0: never (default). */
+  maxConnectionAgeMs?: number;
+  /** Grace after `maxConnectionAgeMs` for running calls (default 30 000). */
+  maxConnectionAgeGraceMs?: number;
 }
+
+/** Default of `keepaliveTimeMs`. */
+export const DEFAULT_KEEPALIVE_TIME_MS = 60_000;
+/** Default of `keepaliveTimeoutMs`. */
+export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 20_000;
+/** Default of `maxConnectionAgeGraceMs`. */
+export const DEFAULT_MAX_CONNECTION_AGE_GRACE_MS = 30_000;
 
 /** A running (or ready to run) tools server. */
 export interface ToolsServer {
@@ -67,7 +91,10 @@ export interface ToolsServer {
   listen(address: string): Promise<string>;
   /** Stops taking calls, waits for running ones up to `graceMs`, then forces. */
   shutdown(graceMs?: number): Promise<void>;
+  /** The default session (calls without `x-grok-session-id`). */
   readonly session: Session;
+  /** Every routed session. */
+  readonly sessions: SessionRegistry;
 }
 
 /** Grace period of a shutdown before calls are cut. */
@@ -84,19 +111,40 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   const stateRoot = options.stateDir ?? defaultStateDir();
   const stateFolder = workspaceStateFolder(stateRoot, workspaceRealPath);
   const registry = ToolRegistry.of([...(options.builtinNamespaces ?? BUILTIN_NAMESPACES), ...(options.namespaces ?? [])]);
-  const session = new Session({
-    registry,
-    workspace: options.workspace,
-    stateDir: stateFolder,
-    ...(options.allowPaths ? { allowPaths: options.allowPaths } : {}),
-    fsScope: options.fsScope ?? "workspace",
+  const makeSession = (id?: string, folderName?: string): Session => {
+    const made = new Session({
+      registry,
+      workspace: options.workspace,
+      stateDir: stateFolder,
+      ...(id === undefined ? {} : { id }),
+      ...(folderName === undefined ? {} : { folderName }),
+      ...(options.allowPaths ? { allowPaths: options.allowPaths } : {}),
+      fsScope: options.fsScope ?? "workspace",
+      log,
+      ...(options.version ? { runtimeVersion: options.version } : {}),
+      ...(options.agent ? { agent: options.agent } : {}),
+    });
+    const gitignore = made.service(GITIGNORE_POLICY);
+    gitignore.filterEnabled = (options.gitignore ?? "off") !== "off";
+    gitignore.respectGitignore = options.gitignore === "all" ? true : undefined;
+    return made;
+  };
+  const session = makeSession();
+  const callbacks = new Map<Session, CallbackConnection>();
+  const sessions = new SessionRegistry({
+    defaultSession: session,
+    createSession: makeSession,
+    limits: {
+      ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+      ...(options.maxCallsPerSession === undefined ? {} : { maxCallsPerSession: options.maxCallsPerSession }),
+      ...(options.sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessionIdleTimeoutMs }),
+    },
     log,
-    ...(options.version ? { runtimeVersion: options.version } : {}),
-    ...(options.agent ? { agent: options.agent } : {}),
+    onClosed: (closed) => {
+      callbacks.get(closed)?.close();
+      callbacks.delete(closed);
+    },
   });
-  const gitignore = session.service(GITIGNORE_POLICY);
-  gitignore.filterEnabled = (options.gitignore ?? "off") !== "off";
-  gitignore.respectGitignore = options.gitignore === "all" ? true : undefined;
   let shuttingDown = false;
   const expectedToken = options.authToken ? digest(`Bearer ${options.authToken}`) : undefined;
 
@@ -111,19 +159,48 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   };
 
   const maxMessageBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-  const server = new ToolsGrpcServer({ "grpc.max_receive_message_length": maxMessageBytes, "grpc.max_send_message_length": maxMessageBytes });
-  let callback: CallbackConnection | undefined;
+  const maxConnectionAgeMs = options.maxConnectionAgeMs ?? 0;
+  const server = new ToolsGrpcServer({
+    "grpc.max_receive_message_length": maxMessageBytes,
+    "grpc.max_send_message_length": maxMessageBytes,
+    "grpc.keepalive_time_ms": options.keepaliveTimeMs ?? DEFAULT_KEEPALIVE_TIME_MS,
+    "grpc.keepalive_timeout_ms": options.keepaliveTimeoutMs ?? DEFAULT_KEEPALIVE_TIMEOUT_MS,
+    ...(maxConnectionAgeMs > 0
+      ? {
+          "grpc.max_connection_age_ms": maxConnectionAgeMs,
+          "grpc.max_connection_age_grace_ms": options.maxConnectionAgeGraceMs ?? DEFAULT_MAX_CONNECTION_AGE_GRACE_MS,
+        }
+      : {}),
+  });
   const connectCallback = async (target: Session, address: string, secret: string | undefined) => {
     const dialed = await dialCallback(address, secret, log);
     if ("send" in dialed) {
-      callback?.close();
-      callback = dialed;
+      callbacks.get(target)?.close();
+      callbacks.set(target, dialed);
       target.setNotificationSink((sessionId, notification) => dialed.send(sessionId, notification));
       log.info({ address, session: target.id }, "callback connected");
     }
     return dialed.status;
   };
-  server.addService(GrokToolsServiceService, createToolsService({ sessionFor: () => session, admit, log, connectCallback, maxMessageBytes }));
+  // A routed session keeps its finalize request, so that it warm-starts after eviction or a restart.
+  const onFinalized = async (finalized: Session, input: FinalizeInput, routedId: string | undefined) => {
+    if (routedId === undefined) return;
+    await saveFinalize(finalized.sessionDir, input).catch((error: unknown) =>
+      log.error({ err: error, session: finalized.id }, "cannot save the finalize request; the session will not warm-start after eviction"),
+    );
+  };
+  server.addService(
+    GrokToolsServiceService,
+    createToolsService({
+      sessionFor: () => session,
+      useSession: (metadata, fn) => sessions.run(metadata, fn),
+      onFinalized,
+      admit,
+      log,
+      connectCallback,
+      maxMessageBytes,
+    }),
+  );
   // Standard tooling (grpc_health_probe, grpcurl, Postman) works without our proto file (decision D5).
   const health = addHealthAndReflection(server);
 
@@ -136,6 +213,7 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   const lock = acquireStateFolderLock(stateFolder, stateRoot, workspaceRealPath);
   return {
     session,
+    sessions,
     async listen(address) {
       // Temporaries a killed predecessor left beside the files it was replacing (issue #23 item 3).
       await session.tempJournal.recover(log).catch((error: unknown) => log.warn({ err: error }, "could not remove leftover temporary files"));
@@ -166,8 +244,9 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
           resolve();
         });
       });
+      await sessions.close();
       await session.close();
-      callback?.close();
+      for (const connection of callbacks.values()) connection.close();
       lock.release();
     },
   };

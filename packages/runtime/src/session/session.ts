@@ -42,6 +42,11 @@ export interface SessionOptions {
   stateDir?: string;
   /** Session id used before finalize names one. */
   id?: string;
+  /**
+   * Name of the session's folder under `stateDir` (default: the id made safe for a file name). A
+   * server routing many sessions passes a collision-free name for ids that needed cleaning.
+   */
+  folderName?: string;
   log?: Logger;
   /** Receives tool notifications (the callback host, when connected). */
   onNotification?: (sessionId: string, notification: ToolNotification) => void;
@@ -92,6 +97,7 @@ export class Session implements SessionHandle, CallHost {
   /** The deprecated agent RPCs. */
   readonly agent: AgentSession;
   #id: string;
+  readonly #folderName: string | undefined;
   #persister: StatePersister | undefined;
   readonly #services = new Map<string, unknown>();
   readonly #serviceKeys = new Map<string, ServiceKey<unknown, SessionHandle>>();
@@ -106,6 +112,7 @@ export class Session implements SessionHandle, CallHost {
     this.stateDir = path.resolve(options.stateDir ?? defaultStateDir());
     this.tempJournal = new TempJournal(this.stateDir);
     this.#id = options.id ?? "default";
+    this.#folderName = options.folderName;
     this.log = options.log ?? silentLogger;
     this.#onNotification = options.onNotification;
     this.runtimeVersion = options.runtimeVersion ?? "0.1.0";
@@ -142,7 +149,7 @@ export class Session implements SessionHandle, CallHost {
 
   /** This session's private folder under the state dir (one per session id). */
   get sessionDir(): string {
-    return path.join(this.stateDir, sanitizeForFileName(this.#id));
+    return path.join(this.stateDir, this.#folderName ?? sanitizeForFileName(this.#id));
   }
 
   get truncation(): TruncationSettings {

@@ -11,11 +11,15 @@ import {
   encodeFinalizeValidationStatus,
   type CallbackStatus,
   type ExecuteToolRequest,
+  type FinalizeToolServerConfigRequest,
+  type FinalizeToolServerConfigResponse,
   type ToolStreamChunk,
   type GrokToolsServiceServer,
 } from "@grok-tools/proto";
 import { chunkUtf8, describeTool, describeTools, validateStreamChunkSize, violationSummary, type Session } from "@grok-tools/runtime/host";
 import { type Logger } from "@grok-tools/runtime";
+import type { FinalizeInput } from "@grok-tools/runtime/host";
+import { SESSION_ID_HEADER, sessionIdOf } from "../sessions/session-id.js";
 import { categoryName, fromExecuteRequest, fromTruncationConfig, toExecuteResponse, toMetadata, toProtoError, toToolInfo, toViolation } from "./to-proto.js";
 import { grpcError, statusFor, unaryHandler } from "./unary-handler.js";
 import { fitResult } from "./oversized-result.js";
@@ -23,8 +27,18 @@ import { createDeprecatedHandlers } from "./deprecated-rpcs.js";
 
 /** What the service needs from its server. */
 export interface ToolsServiceContext {
-  /** The session a call addresses (one today; chosen by call metadata later). */
+  /** The session a call addresses, when the server has only one (tests); `useSession` wins when given. */
   sessionFor(metadata: Metadata): Session;
+  /**
+   * Runs `fn` in the session the call's metadata names (`x-grok-session-id`), counted as one of its
+   * calls; throws a ServiceError when the call cannot have one (limits, bad header).
+   */
+  useSession?<T>(metadata: Metadata, fn: (session: Session) => Promise<T> | T): Promise<T>;
+  /**
+   * Told of a successful finalize before it answers (the server saves it for warm starts). The
+   * header's session id, when the call had one, is `routedId`.
+   */
+  onFinalized?(session: Session, input: FinalizeInput, routedId: string | undefined): Promise<void>;
   /** Throws a ServiceError when the call is not allowed (auth, shutting down). */
   admit(metadata: Metadata): void;
   log: Logger;
@@ -37,85 +51,120 @@ export interface ToolsServiceContext {
 /** Builds the service implementation. */
 export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImplementation {
   const service: GrokToolsServiceServer = {
-    executeTool: unaryHandler(ctx, "ExecuteTool", async (req: ExecuteToolRequest, call) => {
-      const session = ctx.sessionFor(call.metadata);
-      const controller = new AbortController();
-      const onCancel = () => controller.abort(new Error("cancelled"));
-      call.on("cancelled", onCancel);
-      try {
-        const outcome = await session.execute(fromExecuteRequest(req, controller.signal));
-        return toExecuteResponse(fitResult(outcome, req.toolName, ctx.maxMessageBytes ?? MAX_MESSAGE_BYTES));
-      } finally {
-        call.off("cancelled", onCancel);
-      }
-    }),
+    executeTool: unaryHandler(ctx, "ExecuteTool", (req: ExecuteToolRequest, call) =>
+      withSession(ctx, call.metadata, async (session) => {
+        const controller = new AbortController();
+        const onCancel = () => controller.abort(new Error("cancelled"));
+        call.on("cancelled", onCancel);
+        try {
+          const outcome = await session.execute(fromExecuteRequest(req, controller.signal));
+          return toExecuteResponse(fitResult(outcome, req.toolName, ctx.maxMessageBytes ?? MAX_MESSAGE_BYTES));
+        } finally {
+          call.off("cancelled", onCancel);
+        }
+      }),
+    ),
 
     executeToolStream: (call: ServerWritableStream<ExecuteToolRequest, ToolStreamChunk>) => {
       void streamExecution(ctx, call);
     },
 
-    listTools: unaryHandler(ctx, "ListTools", (req, call) => {
-      const session = ctx.sessionFor(call.metadata);
-      const category = categoryName(req.category);
-      const all = describeTools(session, { includeDisabled: true, includeSchemas: req.includeSchemas });
-      const inScope = all.filter((d) => category === undefined || d.category === category);
-      const shown = inScope.filter((d) => !session.finalized || d.enabled || req.includeDisabled);
-      return { tools: shown.map(toToolInfo), totalCount: inScope.length, enabledCount: inScope.filter((d) => d.enabled).length };
-    }),
+    listTools: unaryHandler(ctx, "ListTools", (req, call) =>
+      withSession(ctx, call.metadata, (session) => {
+        const category = categoryName(req.category);
+        const all = describeTools(session, { includeDisabled: true, includeSchemas: req.includeSchemas });
+        const inScope = all.filter((d) => category === undefined || d.category === category);
+        const shown = inScope.filter((d) => !session.finalized || d.enabled || req.includeDisabled);
+        return { tools: shown.map(toToolInfo), totalCount: inScope.length, enabledCount: inScope.filter((d) => d.enabled).length };
+      }),
+    ),
 
-    getToolInfo: unaryHandler(ctx, "GetToolInfo", (req, call) => {
-      const info = describeTool(ctx.sessionFor(call.metadata), req.toolName);
-      if (!info) throw grpcError(GrpcStatus.NOT_FOUND, `Tool not found: ${req.toolName}`);
-      return toToolInfo(info);
-    }),
+    getToolInfo: unaryHandler(ctx, "GetToolInfo", (req, call) =>
+      withSession(ctx, call.metadata, (session) => {
+        const info = describeTool(session, req.toolName);
+        if (!info) throw grpcError(GrpcStatus.NOT_FOUND, `Tool not found: ${req.toolName}`);
+        return toToolInfo(info);
+      }),
+    ),
 
-    finalizeToolConfigRequest: unaryHandler(ctx, "FinalizeToolConfigRequest", async (req, call, trailers) => {
-      const session = ctx.sessionFor(call.metadata);
-      if (session.finalized) {
-        throw grpcError(GrpcStatus.FAILED_PRECONDITION, "Tool configuration is already finalized for this session; the toolset is locked.");
+    finalizeToolConfigRequest: unaryHandler(ctx, "FinalizeToolConfigRequest", (req, call, trailers) => {
+      const routedId = sessionIdOf(call.metadata);
+      if (routedId !== undefined && req.sessionId && req.sessionId !== routedId) {
+        throw grpcError(
+          GrpcStatus.INVALID_ARGUMENT,
+          `session_id '${req.sessionId}' does not match the ${SESSION_ID_HEADER} header '${routedId}'; send the same id in both, or leave session_id empty.`,
+        );
       }
-      const outcome = await session.finalize({
-        tools: req.tools.map((t) => ({
-          id: t.id,
-          ...(t.paramsJson === undefined ? {} : { paramsJson: t.paramsJson }),
-          ...(t.nameOverride === undefined ? {} : { nameOverride: t.nameOverride }),
-          paramsNameOverrides: { ...t.paramsNameOverrides },
-          ...(t.behaviorVersion === undefined ? {} : { behaviorVersion: t.behaviorVersion }),
-          ...(t.descriptionOverride === undefined ? {} : { descriptionOverride: t.descriptionOverride }),
-        })),
-        ...(req.behaviorPreset === undefined ? {} : { behaviorPreset: req.behaviorPreset }),
-        ...(req.truncation ? { truncation: fromTruncationConfig(req.truncation)! } : {}),
-        systemRemindersEnabled: req.systemRemindersEnabled,
-        ...(req.initialToolStateJson === undefined ? {} : { initialToolStateJson: req.initialToolStateJson }),
-        ...(req.sessionId ? { sessionId: req.sessionId } : {}),
-      });
-      if (!outcome.ok) {
-        const violations = outcome.violations.map(toViolation);
-        // The response says success=false; the trailer carries the same violations as standard status details.
-        trailers.set(STATUS_DETAILS_TRAILER, Buffer.from(encodeFinalizeValidationStatus(GrpcStatus.INVALID_ARGUMENT, outcome.message, { violations })));
-        ctx.log.info({ violations: outcome.violations.map(violationSummary) }, "finalize rejected");
-        return { success: false, message: outcome.message, tools: [], versionWarnings: [] };
-      }
-      ctx.log.info({ tools: outcome.tools.map((t) => t.fqId), session: session.id }, "toolset finalized");
-      const callbackStatus =
-        req.clientCallbackAddr && ctx.connectCallback ? await ctx.connectCallback(session, req.clientCallbackAddr, req.clientCallbackSecret) : undefined;
-      return {
-        ...(callbackStatus ? { callbackStatus } : {}),
-        success: true,
-        message: `Finalized ${outcome.tools.length} tool(s)${outcome.stateNotSaved ? stateNotSavedNote(outcome.stateNotSaved) : ""}`,
-        tools: describeTools(session).map(toToolInfo),
-        versionWarnings: outcome.warnings.map((w) => ({ ...w })),
-      };
+      return withSession(ctx, call.metadata, (session) => finalizeIn(ctx, session, req, routedId, trailers));
     }),
 
-    getToolState: unaryHandler(ctx, "GetToolState", async (_req, call) => {
-      const state = await ctx.sessionFor(call.metadata).snapshotState();
-      return { stateJson: JSON.stringify(state) };
-    }),
+    getToolState: unaryHandler(ctx, "GetToolState", (_req, call) =>
+      withSession(ctx, call.metadata, async (session) => {
+        const state = await session.snapshotState();
+        return { stateJson: JSON.stringify(state) };
+      }),
+    ),
 
     ...createDeprecatedHandlers(ctx),
   };
   return service;
+}
+
+/** FinalizeToolConfigRequest in its session: finalize, save it for warm starts, connect the callback. */
+async function finalizeIn(
+  ctx: ToolsServiceContext,
+  session: Session,
+  req: FinalizeToolServerConfigRequest,
+  routedId: string | undefined,
+  trailers: Metadata,
+): Promise<FinalizeToolServerConfigResponse> {
+  if (session.finalized) {
+    throw grpcError(GrpcStatus.FAILED_PRECONDITION, "Tool configuration is already finalized for this session; the toolset is locked.");
+  }
+  const input: FinalizeInput = {
+    tools: req.tools.map((t) => ({
+      id: t.id,
+      ...(t.paramsJson === undefined ? {} : { paramsJson: t.paramsJson }),
+      ...(t.nameOverride === undefined ? {} : { nameOverride: t.nameOverride }),
+      paramsNameOverrides: { ...t.paramsNameOverrides },
+      ...(t.behaviorVersion === undefined ? {} : { behaviorVersion: t.behaviorVersion }),
+      ...(t.descriptionOverride === undefined ? {} : { descriptionOverride: t.descriptionOverride }),
+    })),
+    ...(req.behaviorPreset === undefined ? {} : { behaviorPreset: req.behaviorPreset }),
+    ...(req.truncation ? { truncation: fromTruncationConfig(req.truncation)! } : {}),
+    systemRemindersEnabled: req.systemRemindersEnabled,
+    ...(req.initialToolStateJson === undefined ? {} : { initialToolStateJson: req.initialToolStateJson }),
+    ...(req.sessionId ? { sessionId: req.sessionId } : {}),
+  };
+  const outcome = await session.finalize(input);
+  if (!outcome.ok) {
+    const violations = outcome.violations.map(toViolation);
+    // The response says success=false; the trailer carries the same violations as standard status details.
+    trailers.set(STATUS_DETAILS_TRAILER, Buffer.from(encodeFinalizeValidationStatus(GrpcStatus.INVALID_ARGUMENT, outcome.message, { violations })));
+    ctx.log.info({ violations: outcome.violations.map(violationSummary) }, "finalize rejected");
+    return { success: false, message: outcome.message, tools: [], versionWarnings: [] };
+  }
+  ctx.log.info({ tools: outcome.tools.map((t) => t.fqId), session: session.id }, "toolset finalized");
+  await ctx.onFinalized?.(session, input, routedId);
+  const callbackStatus =
+    req.clientCallbackAddr && ctx.connectCallback ? await ctx.connectCallback(session, req.clientCallbackAddr, req.clientCallbackSecret) : undefined;
+  return {
+    ...(callbackStatus ? { callbackStatus } : {}),
+    success: true,
+    message: `Finalized ${outcome.tools.length} tool(s)${outcome.stateNotSaved ? stateNotSavedNote(outcome.stateNotSaved) : ""}`,
+    tools: describeTools(session).map(toToolInfo),
+    versionWarnings: outcome.warnings.map((w) => ({ ...w })),
+  };
+}
+
+/** Runs `fn` in the call's session (through the server's registry when it has one). */
+export function withSession<T>(
+  ctx: Pick<ToolsServiceContext, "sessionFor" | "useSession">,
+  metadata: Metadata,
+  fn: (session: Session) => Promise<T> | T,
+): Promise<T> {
+  if (ctx.useSession) return ctx.useSession(metadata, fn);
+  return Promise.resolve().then(() => fn(ctx.sessionFor(metadata)));
 }
 
 /** ExecuteToolStream per decision D6: prompt_text chunks, output_json chunks, then the final result. */
@@ -127,7 +176,7 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
     if (!chunkSize.ok) throw grpcError(GrpcStatus.INVALID_ARGUMENT, chunkSize.message);
     const controller = new AbortController();
     call.on("cancelled", () => controller.abort(new Error("cancelled")));
-    const outcome = await ctx.sessionFor(call.metadata).execute(fromExecuteRequest(req, controller.signal));
+    const outcome = await withSession(ctx, call.metadata, (session) => session.execute(fromExecuteRequest(req, controller.signal)));
     if (call.cancelled) return;
     const callId = outcome.callId;
     if (!outcome.ok) {
