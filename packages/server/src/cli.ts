@@ -11,7 +11,7 @@ import { format } from "node:util";
 import { pino } from "pino";
 import { setLogger as setGrpcLogger } from "@grpc/grpc-js";
 import { detectProcessIsolation } from "@grok-tools/tasks";
-import { loadAgentDefinition } from "@grok-tools/runtime/host";
+import { DEFAULT_CALL_RESULTS_MAX_AGE_MS, DEFAULT_CALL_RESULTS_MAX_ENTRIES, loadAgentDefinition } from "@grok-tools/runtime/host";
 import { type Logger } from "@grok-tools/runtime";
 import { MAX_MESSAGE_BYTES } from "@grok-tools/proto";
 import {
@@ -73,6 +73,8 @@ interface ServerFlags {
   keepaliveTimeoutMs: number;
   maxConnectionAgeMs: number;
   maxConnectionAgeGraceMs: number;
+  callResultsMaxEntries: number;
+  callResultsMaxAgeMs: number;
 }
 
 /** Commander parser of a whole-number flag (a bad value is a usage error naming the value). */
@@ -135,6 +137,13 @@ export async function main(argv: string[]): Promise<void> {
     .option("--keepalive-timeout-ms <ms>", "close a connection whose keepalive ping is not answered in this time", wholeNumber, DEFAULT_KEEPALIVE_TIMEOUT_MS)
     .option("--max-connection-age-ms <ms>", "close connections once this old, after a grace for running calls (0: never)", wholeNumber, 0)
     .option("--max-connection-age-grace-ms <ms>", "grace for running calls after --max-connection-age-ms", wholeNumber, DEFAULT_MAX_CONNECTION_AGE_GRACE_MS)
+    .option(
+      "--call-results-max-entries <n>",
+      "answers of calls with side effects kept per session to replay to a repeated call_id (0: off)",
+      wholeNumber,
+      DEFAULT_CALL_RESULTS_MAX_ENTRIES,
+    )
+    .option("--call-results-max-age-ms <ms>", "how long such an answer can be replayed", wholeNumber, DEFAULT_CALL_RESULTS_MAX_AGE_MS)
     .addOption(new Option("--log-level <level>", "log level").choices(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"))
     .exitOverride()
     .showHelpAfterError("(run grok-tools-server --help for the flags)");
@@ -234,6 +243,8 @@ export async function main(argv: string[]): Promise<void> {
       keepaliveTimeoutMs: opts.keepaliveTimeoutMs,
       maxConnectionAgeMs: opts.maxConnectionAgeMs,
       maxConnectionAgeGraceMs: opts.maxConnectionAgeGraceMs,
+      callResultsMaxEntries: opts.callResultsMaxEntries,
+      callResultsMaxAgeMs: opts.callResultsMaxAgeMs,
     });
   } catch (error) {
     if (error instanceof ServerSetupError) usage(error.message);

@@ -73,6 +73,13 @@ export interface ToolsServerOptions {
   maxConnectionAgeMs?: number;
   /** Grace after `maxConnectionAgeMs` for running calls (default 30 000). */
   maxConnectionAgeGraceMs?: number;
+  /**
+   * Answers of calls with side effects kept per session for replay to a repeated call_id
+   * (default 256; 0 turns replays off).
+   */
+  callResultsMaxEntries?: number;
+  /** How long such an answer can be replayed (default 1 hour). */
+  callResultsMaxAgeMs?: number;
 }
 
 /** Default of `keepaliveTimeMs`. */
@@ -123,6 +130,10 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
       log,
       ...(options.version ? { runtimeVersion: options.version } : {}),
       ...(options.agent ? { agent: options.agent } : {}),
+      callResults: {
+        ...(options.callResultsMaxEntries === undefined ? {} : { maxEntries: options.callResultsMaxEntries }),
+        ...(options.callResultsMaxAgeMs === undefined ? {} : { maxAgeMs: options.callResultsMaxAgeMs }),
+      },
     });
     const gitignore = made.service(GITIGNORE_POLICY);
     gitignore.filterEnabled = (options.gitignore ?? "off") !== "off";

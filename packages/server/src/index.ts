@@ -21,6 +21,7 @@ export {
   type SessionLimits,
 } from "./sessions/session-registry.js";
 export { SESSION_ID_HEADER } from "./sessions/session-id.js";
+export { REPLAYED_TRAILER } from "./grpc/tools-service.js";
 export { loadNamespaces } from "./load-namespaces.js";
 export { ServerSetupError } from "./state/state-folder.js";
 export { LOCK_FILE_NAME, StateFolderInUseError, type LockHolder } from "./state/state-folder-lock.js";

@@ -3,7 +3,7 @@
  * result back onto the proto. Protocol problems are gRPC statuses (decision D1); tool
  * failures are ToolErrors inside successful responses. No handler lets an exception escape.
  */
-import { status as GrpcStatus, type Metadata, type ServerWritableStream, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import { status as GrpcStatus, Metadata, type ServerWritableStream, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import {
   MAX_MESSAGE_BYTES,
   STATUS_DETAILS_TRAILER,
@@ -48,16 +48,23 @@ export interface ToolsServiceContext {
   maxMessageBytes?: number;
 }
 
+/**
+ * Trailer of an ExecuteTool / ExecuteToolStream answer given again for a repeated call_id instead
+ * of running the tool (issue #21): the response itself is the first one, unchanged.
+ */
+export const REPLAYED_TRAILER = "x-grok-replayed";
+
 /** Builds the service implementation. */
 export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImplementation {
   const service: GrokToolsServiceServer = {
-    executeTool: unaryHandler(ctx, "ExecuteTool", (req: ExecuteToolRequest, call) =>
+    executeTool: unaryHandler(ctx, "ExecuteTool", (req: ExecuteToolRequest, call, trailers) =>
       withSession(ctx, call.metadata, async (session) => {
         const controller = new AbortController();
         const onCancel = () => controller.abort(new Error("cancelled"));
         call.on("cancelled", onCancel);
         try {
           const outcome = await session.execute(fromExecuteRequest(req, controller.signal));
+          if (outcome.replayed) trailers.set(REPLAYED_TRAILER, "true");
           return toExecuteResponse(fitResult(outcome, req.toolName, ctx.maxMessageBytes ?? MAX_MESSAGE_BYTES));
         } finally {
           call.off("cancelled", onCancel);
@@ -187,7 +194,7 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
           value: { metadata: toMetadata(outcome.metadata), error: toProtoError(outcome.error), promptTextSize: 0, outputJsonSize: 0 },
         },
       });
-      call.end();
+      call.end(replayedTrailers(outcome.replayed));
       return;
     }
     const prompt = chunkUtf8(outcome.promptText, chunkSize.size);
@@ -227,10 +234,18 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
         },
       },
     });
-    call.end();
+    call.end(replayedTrailers(outcome.replayed));
   } catch (error) {
     call.emit("error", statusFor(error, "ExecuteToolStream", ctx.log));
   }
+}
+
+/** The trailers of a stream's end: the replay marker when the answer is a replay. */
+function replayedTrailers(replayed: true | undefined): Metadata | undefined {
+  if (!replayed) return undefined;
+  const trailers = new Metadata();
+  trailers.set(REPLAYED_TRAILER, "true");
+  return trailers;
 }
 
 /** Writes one message, waiting for drain so a large result never piles up in memory. */
