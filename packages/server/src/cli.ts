@@ -75,6 +75,7 @@ interface ServerFlags {
   maxConnectionAgeGraceMs: number;
   callResultsMaxEntries: number;
   callResultsMaxAgeMs: number;
+  stateLock: "workspace" | "session";
 }
 
 /** Commander parser of a whole-number flag (a bad value is a usage error naming the value). */
@@ -144,6 +145,11 @@ export async function main(argv: string[]): Promise<void> {
       DEFAULT_CALL_RESULTS_MAX_ENTRIES,
     )
     .option("--call-results-max-age-ms <ms>", "how long such an answer can be replayed", wholeNumber, DEFAULT_CALL_RESULTS_MAX_AGE_MS)
+    .addOption(
+      new Option("--state-lock <scope>", "lock the state folder per workspace (one server) or per session (servers sharing a state dir behind a load balancer)")
+        .choices(["workspace", "session"])
+        .default("workspace"),
+    )
     .addOption(new Option("--log-level <level>", "log level").choices(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"))
     .exitOverride()
     .showHelpAfterError("(run grok-tools-server --help for the flags)");
@@ -245,6 +251,7 @@ export async function main(argv: string[]): Promise<void> {
       maxConnectionAgeGraceMs: opts.maxConnectionAgeGraceMs,
       callResultsMaxEntries: opts.callResultsMaxEntries,
       callResultsMaxAgeMs: opts.callResultsMaxAgeMs,
+      stateLock: opts.stateLock,
     });
   } catch (error) {
     if (error instanceof ServerSetupError) usage(error.message);

@@ -6,6 +6,7 @@
  */
 import { ServerCredentials, status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
 import { timingSafeEqual, createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import { GrokToolsServiceService, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
 import { Session, ToolRegistry, defaultStateDir, detectSearchSandbox, type AgentDefinition, type FinalizeInput } from "@grok-tools/runtime/host";
 import { silentLogger } from "@grok-tools/runtime/helpers";
@@ -18,7 +19,7 @@ import { dialCallback, type CallbackConnection } from "./grpc/callback-dial.js";
 import { addHealthAndReflection } from "./grpc/health-and-reflection.js";
 import { ToolsGrpcServer } from "./grpc/request-decoding.js";
 import { checkWorkspace, makeStateFolder, workspaceStateFolder } from "./state/state-folder.js";
-import { acquireStateFolderLock } from "./state/state-folder-lock.js";
+import { acquireStateFolderLock, StateFolderInUseError } from "./state/state-folder-lock.js";
 import { SessionRegistry } from "./sessions/session-registry.js";
 import { saveFinalize } from "./sessions/saved-finalize.js";
 
@@ -80,6 +81,13 @@ export interface ToolsServerOptions {
   callResultsMaxEntries?: number;
   /** How long such an answer can be replayed (default 1 hour). */
   callResultsMaxAgeMs?: number;
+  /**
+   * What the state-folder lock covers: `workspace` (default) refuses a second server on the same
+   * workspace and state dir; `session` lets several servers share them (a load balancer with session
+   * affinity in front) and locks each routed session's folder while a server holds that session:
+   * a call for a session another live server holds is `UNAVAILABLE`; a dead holder's lock is taken over.
+   */
+  stateLock?: "workspace" | "session";
 }
 
 /** Default of `keepaliveTimeMs`. */
@@ -151,6 +159,7 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
       ...(options.sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessionIdleTimeoutMs }),
     },
     log,
+    ...(options.stateLock === "session" ? { lockSession: (opened: Session) => lockSessionFolder(opened, stateRoot, workspaceRealPath) } : {}),
     onClosed: (closed) => {
       callbacks.get(closed)?.close();
       callbacks.delete(closed);
@@ -221,7 +230,7 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
 
   // Last, so that nothing after it can fail and leave the lock behind.
   makeStateFolder(stateFolder, stateRoot);
-  const lock = acquireStateFolderLock(stateFolder, stateRoot, workspaceRealPath);
+  const lock = options.stateLock === "session" ? undefined : acquireStateFolderLock(stateFolder, stateRoot, workspaceRealPath);
   return {
     session,
     sessions,
@@ -258,9 +267,25 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
       await sessions.close();
       await session.close();
       for (const connection of callbacks.values()) connection.close();
-      lock.release();
+      lock?.release();
     },
   };
+}
+
+/** Takes a routed session's folder lock; another live server holding it makes the call UNAVAILABLE. */
+function lockSessionFolder(session: Session, stateRoot: string, workspace: string): () => void {
+  try {
+    mkdirSync(session.sessionDir, { recursive: true, mode: 0o700 });
+    return acquireStateFolderLock(session.sessionDir, stateRoot, workspace).release;
+  } catch (error) {
+    if (error instanceof StateFolderInUseError) {
+      throw grpcError(
+        GrpcStatus.UNAVAILABLE,
+        `Session '${session.id}' is held by another server (pid ${error.holder.pid} on ${error.holder.hostname}); route its calls there, or retry once that server is gone.`,
+      );
+    }
+    throw error;
+  }
 }
 
 function digest(text: string): Buffer {

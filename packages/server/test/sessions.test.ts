@@ -211,6 +211,24 @@ describe("idle eviction", () => {
   });
 });
 
+describe("--state-lock session", () => {
+  it("lets two servers share a workspace and state dir; a session lives in one at a time and moves over", async () => {
+    const dir = newDir();
+    const a = await start({ stateLock: "session" }, dir);
+    const b = await start({ stateLock: "session" }, dir);
+    await finalize(a.client, "erin");
+    await run(a.client, "erin", "todo_write", { merge: false, todos: [{ id: "1", content: "held by a", status: "pending" }] });
+    const refused = await state(b.client, "erin").catch((e: ServiceError) => e);
+    expect(refused).toMatchObject({ code: status.UNAVAILABLE });
+    expect((refused as ServiceError).details).toMatch(/held by another server/);
+    // Other sessions are served by either server.
+    expect((await finalize(b.client, "frank")).success).toBe(true);
+    // Once a lets it go (eviction here; a dead server's lock is taken over), b warm-starts it.
+    expect(await a.server.sessions.evictIdle()).toBe(1);
+    expect(todos(await state(b.client, "erin"))).toContain("held by a");
+  });
+});
+
 describe("session limits", () => {
   it("refuses a session past --max-sessions with RESOURCE_EXHAUSTED and keeps serving the others", async () => {
     const { client } = await start({ maxSessions: 2 }, newDir());

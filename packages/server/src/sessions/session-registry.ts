@@ -34,7 +34,14 @@ export interface SessionRegistryOptions {
   limits?: Partial<SessionLimits>;
   log: Logger;
   /** Told after a routed session closed (eviction or shutdown), to drop what the server keeps for it. */
-  onClosed?(session: Session): void;
+  onClosed?(session: Session, reason: "idle" | "shutdown"): void;
+  /** Told when a routed session is opened (first call, or first after eviction): metrics. */
+  onOpened?(session: Session): void;
+  /**
+   * Takes the session's state-folder lock (`--state-lock session`: servers sharing a state dir hold
+   * sessions, not workspaces); returns its release. Throwing refuses the call.
+   */
+  lockSession?(session: Session): () => void;
 }
 
 interface Entry {
@@ -45,6 +52,8 @@ interface Entry {
   idleTimer: NodeJS.Timeout | undefined;
   /** Set once eviction started; a call arriving meanwhile waits and then starts the session afresh. */
   closing: Promise<void> | undefined;
+  /** Releases the session's state-folder lock, when sessions are locked one by one. */
+  unlock: (() => void) | undefined;
 }
 
 export class SessionRegistry {
@@ -142,8 +151,10 @@ export class SessionRegistry {
 
   #open(id: string): Entry {
     const session = this.#options.createSession(id, sessionFolderName(id));
-    const entry: Entry = { session, ready: this.#warmStart(session), calls: 0, idleTimer: undefined, closing: undefined };
+    const unlock = this.#options.lockSession?.(session);
+    const entry: Entry = { session, ready: this.#warmStart(session), calls: 0, idleTimer: undefined, closing: undefined, unlock };
     this.#sessions.set(id, entry);
+    this.#options.onOpened?.(session);
     return entry;
   }
 
@@ -182,7 +193,8 @@ export class SessionRegistry {
       } catch (error) {
         this.#options.log.error({ err: error, session: id }, "closing a session failed");
       }
-      this.#options.onClosed?.(entry.session);
+      entry.unlock?.();
+      this.#options.onClosed?.(entry.session, reason);
       this.#options.log.info({ session: id, reason }, "session closed");
     })().finally(() => {
       if (this.#sessions.get(id) === entry) this.#sessions.delete(id);
