@@ -149,8 +149,10 @@ export class ToolsClient extends UnaryRpcBase {
     const result = response.result;
     if (!result) throw new ToolsProtocolError(`ExecuteTool for ${name} returned neither a success nor an error.`);
     const replayed = trailers?.get(REPLAYED_TRAILER)[0] === "true";
-    if (result.$case === "error") return { ok: false, error: result.value, metadata: response.metadata, callId: response.callId, replayed };
-    return { ...successResult<TOutput>(name, result.value.outputJson, result.value.promptText, response.metadata, response.callId), replayed };
+    // Present only on a replay, so that ordinary results keep their shape.
+    const marker = replayed ? { replayed: true } : {};
+    if (result.$case === "error") return { ok: false, error: result.value, metadata: response.metadata, callId: response.callId, ...marker };
+    return { ...successResult<TOutput>(name, result.value.outputJson, result.value.promptText, response.metadata, response.callId), ...marker };
   }
 
   /** Runs `attempt`, again after a retryable status when the call is safe to repeat. */

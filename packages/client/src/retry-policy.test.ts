@@ -46,7 +46,7 @@ const executeCalls = () => server!.calls.filter((c) => c.rpc === "ExecuteTool");
 describe("executeTool retries", () => {
   it("retries UNAVAILABLE and DEADLINE_EXCEEDED for a call with a call id, reusing it", async () => {
     const { client } = await flaky(2, GrpcStatus.UNAVAILABLE);
-    expect(await client.executeTool("edit", {}, { callId: "k1" })).toMatchObject({ ok: true, replayed: false });
+    expect(await client.executeTool("edit", {}, { callId: "k1" })).toEqual(expect.objectContaining({ ok: true }));
     expect(executeCalls().map((c) => (c.request as { callId?: string }).callId)).toEqual(["k1", "k1", "k1"]);
     expect(executeCalls()[0]!.metadata.get("x-grok-session-id")).toEqual(["s-1"]);
   });

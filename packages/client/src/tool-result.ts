@@ -17,7 +17,7 @@ export interface ToolCallSuccess<TOutput = ToolOutput> {
   promptText: string;
   metadata: ExecutionMetadata | undefined;
   callId: string;
-  /** The server answered a repeated call_id with the first call's response instead of running the tool again. */
+  /** Present (true) when the server answered a repeated call_id with the first call's response instead of running the tool again. */
   replayed?: boolean;
 }
 

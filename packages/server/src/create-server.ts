@@ -62,7 +62,7 @@ export interface ToolsServerOptions {
   maxMessageBytes?: number;
   /** Routed sessions (`x-grok-session-id`) held at once; a new one past it is RESOURCE_EXHAUSTED (default 256). */
   maxSessions?: number;
-  /** Calls of one session running at once; one more is RESOURCE_EXHAUSTED (default 128). */
+  /** Calls of one routed session running at once; one more is RESOURCE_EXHAUSTED (default 256; the default session has no limit). */
   maxCallsPerSession?: number;
   /** A routed session with no call for this long is evicted, state flushed first (default 30 min; 0: never). */
   sessionIdleTimeoutMs?: number;

@@ -13,8 +13,8 @@ import { loadSavedFinalize } from "./saved-finalize.js";
 
 /** Default of `maxSessions`: routed sessions held at once (the default session is not counted). */
 export const DEFAULT_MAX_SESSIONS = 256;
-/** Default of `maxCallsPerSession`: calls of one session running at once. */
-export const DEFAULT_MAX_CALLS_PER_SESSION = 128;
+/** Default of `maxCallsPerSession`: calls of one routed session running at once (the default session has no limit). */
+export const DEFAULT_MAX_CALLS_PER_SESSION = 256;
 /** Default of `sessionIdleTimeoutMs`: a routed session with no call for this long is evicted. */
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 
@@ -60,7 +60,6 @@ export class SessionRegistry {
   readonly limits: SessionLimits;
   readonly #options: SessionRegistryOptions;
   readonly #sessions = new Map<string, Entry>();
-  #defaultCalls = 0;
   #closed = false;
   /** Sessions evicted for idleness since start (for metrics). */
   evictions = 0;
@@ -102,15 +101,8 @@ export class SessionRegistry {
    */
   async run<T>(metadata: Metadata, fn: (session: Session) => Promise<T> | T): Promise<T> {
     const id = sessionIdOf(metadata);
-    if (id === undefined) {
-      if (this.#defaultCalls >= this.limits.maxCallsPerSession) throw tooManyCalls(this.limits.maxCallsPerSession, undefined);
-      this.#defaultCalls++;
-      try {
-        return await fn(this.#options.defaultSession);
-      } finally {
-        this.#defaultCalls--;
-      }
-    }
+    // The default session is the single-tenant mode of before: no per-session call limit.
+    if (id === undefined) return fn(this.#options.defaultSession);
     const entry = await this.#acquire(id);
     try {
       return await fn(entry.session);
@@ -216,11 +208,10 @@ export class SessionRegistry {
   }
 }
 
-function tooManyCalls(max: number, id: string | undefined): Error {
-  const which = id === undefined ? "The default session" : `Session '${id}'`;
+function tooManyCalls(max: number, id: string): Error {
   return grpcError(
     GrpcStatus.RESOURCE_EXHAUSTED,
-    `${which} already runs ${max} calls at once (the limit); wait for some to finish, or raise --max-calls-per-session.`,
+    `Session '${id}' already runs ${max} calls at once (the limit); wait for some to finish, or raise --max-calls-per-session.`,
   );
 }
 
