@@ -28,6 +28,12 @@ import { finalizeViolationsFrom } from "./status-details.js";
 import { isServiceError, ToolsProtocolError, ToolsRpcError } from "./errors.js";
 import { LIVE_OUTPUT_HEADER, StreamAssembler, type LiveOutputListener, type StreamProgress } from "./stream-assembler.js";
 import { successResult, type ToolCallResult, type ToolOutput } from "./tool-result.js";
+import { backoffMs, RETRYABLE_STATUSES, retryPolicy, sleep, type RetryOptions, type RetryPolicy } from "./retry-policy.js";
+
+/** The metadata key selecting the session of a call. */
+export const SESSION_ID_HEADER = "x-grok-session-id";
+/** The trailer that marks an answer replayed for a repeated call_id. */
+export const REPLAYED_TRAILER = "x-grok-replayed";
 
 /** TLS settings; `true` means TLS with the system's root certificates. */
 export interface ToolsClientTls {
@@ -54,6 +60,15 @@ export interface ToolsClientOptions {
    * {@link MAX_MESSAGE_BYTES} (64 MiB, what the server may send) instead of gRPC's 4 MiB.
    */
   channelOptions?: Partial<ClientOptions>;
+  /** Sent as `x-grok-session-id` on every call: the server runs them in that session (default: the server's default session). */
+  sessionId?: string;
+  /**
+   * Retries of executeTool after UNAVAILABLE or DEADLINE_EXCEEDED, with exponential backoff and
+   * jitter, for calls safe to repeat: with a `callId` (the server answers a repeat from its
+   * idempotency record instead of running the tool twice) or of a tool this client has seen
+   * described as read-only. Each attempt gets the call's deadline afresh. `false` turns it off.
+   */
+  retry?: RetryOptions | false;
 }
 
 /** FinalizeToolConfigRequest's response, with the violations of a rejected config as data. */
@@ -104,18 +119,30 @@ function inputJson(input: unknown): string {
  * `rawExecuteTool` for ExecuteTool) take a DeepPartial request (omitted fields get their proto
  * defaults) and resolve with the response, or reject with {@link ToolsRpcError}.
  */
+
+/** What ListTools and GetToolInfo tell about a tool that decides whether its calls may be retried. */
+interface DescribedTool {
+  name: string;
+  capabilities?: { hasSideEffects?: boolean };
+}
 export class ToolsClient extends UnaryRpcBase {
   /** The address this client was created with. */
   readonly address: string;
   private readonly channel: Client;
   private readonly authToken: string | undefined;
   private readonly defaultDeadlineMs: number | undefined;
+  private readonly sessionId: string | undefined;
+  private readonly retry: RetryPolicy | undefined;
+  /** Client tool names the server described as having no side effects (from ToolInfo answers). */
+  private readonly readOnlyTools = new Set<string>();
 
   constructor(options: ToolsClientOptions) {
     super();
     this.address = options.address;
     this.authToken = options.authToken;
     this.defaultDeadlineMs = options.defaultDeadlineMs;
+    this.sessionId = options.sessionId;
+    this.retry = retryPolicy(options.retry);
     // Receive what the server may send: with gRPC's 4 MiB default a large result failed after the tool had run.
     const channelOptions = { "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, ...options.channelOptions };
     this.channel = new Client(toGrpcTarget(options.address), channelCredentials(options.tls), channelOptions);
@@ -129,11 +156,40 @@ export class ToolsClient extends UnaryRpcBase {
    * Rejects only for RPC failures (ToolsRpcError) or a malformed response (ToolsProtocolError).
    */
   async executeTool<TOutput = ToolOutput>(name: string, input: unknown, options: ExecuteOptions = {}): Promise<ToolCallResult<TOutput>> {
-    const response = await this.rawExecuteTool(this.executeRequest(name, input, options), options);
+    const request = this.executeRequest(name, input, options);
+    const safe = options.callId !== undefined && options.callId !== "" ? true : this.readOnlyTools.has(name);
+    const { response, trailers } = await this.withRetries(safe, options.signal, () => this.unaryWithTrailers(unaryRpc("executeTool"), request, options));
     const result = response.result;
     if (!result) throw new ToolsProtocolError(`ExecuteTool for ${name} returned neither a success nor an error.`);
-    if (result.$case === "error") return { ok: false, error: result.value, metadata: response.metadata, callId: response.callId };
-    return successResult<TOutput>(name, result.value.outputJson, result.value.promptText, response.metadata, response.callId);
+    const replayed = trailers?.get(REPLAYED_TRAILER)[0] === "true";
+    // Present only on a replay, so that ordinary results keep their shape.
+    const marker = replayed ? { replayed: true } : {};
+    if (result.$case === "error") return { ok: false, error: result.value, metadata: response.metadata, callId: response.callId, ...marker };
+    return { ...successResult<TOutput>(name, result.value.outputJson, result.value.promptText, response.metadata, response.callId), ...marker };
+  }
+
+  /** Runs `attempt`, again after a retryable status when the call is safe to repeat. */
+  private async withRetries<T>(safe: boolean, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
+    const policy = safe ? this.retry : undefined;
+    for (let retry = 1; ; retry++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        const retryable = error instanceof ToolsRpcError && RETRYABLE_STATUSES.has(error.code) && !signal?.aborted;
+        if (!policy || !retryable || retry >= policy.maxAttempts) throw error;
+        await sleep(backoffMs(policy, retry), signal);
+        // A failed wait is no reason to stop: the retry then reports the channel's state.
+        await this.waitForReady(policy.reconnectWaitMs).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Notes which tools are read-only from a ToolInfo list (so that their calls may be retried). */
+  private learnTools(tools: readonly DescribedTool[] | undefined): void {
+    for (const tool of tools ?? []) {
+      if (tool.capabilities?.hasSideEffects) this.readOnlyTools.delete(tool.name);
+      else this.readOnlyTools.add(tool.name);
+    }
   }
 
   /**
@@ -198,6 +254,7 @@ export class ToolsClient extends UnaryRpcBase {
   /** FinalizeToolConfigRequest: chooses and configures the tools; once per session. */
   async finalizeToolConfigRequest(request: DeepPartial<FinalizeToolServerConfigRequest>, options?: CallOptions): Promise<FinalizeResult> {
     const { response, trailers } = await this.unaryWithTrailers(unaryRpc("finalizeToolConfigRequest"), request, options);
+    this.learnTools(response.tools);
     return { ...response, violations: response.success ? [] : finalizeViolationsFrom(trailers) };
   }
 
@@ -215,7 +272,12 @@ export class ToolsClient extends UnaryRpcBase {
 
   /** The call behind every RPC method of the base class. */
   protected async invokeUnary<Req, Res>(rpc: UnaryRpc<Req, Res>, request: DeepPartial<Req> | undefined, options: CallOptions = {}): Promise<Res> {
-    return (await this.unaryWithTrailers(rpc, request, options)).response;
+    const { response } = await this.unaryWithTrailers(rpc, request, options);
+    // ListTools and GetToolInfo describe tools: remember which are read-only.
+    const described = response as { tools?: DescribedTool[]; name?: string; capabilities?: { hasSideEffects?: boolean } };
+    if (Array.isArray(described.tools)) this.learnTools(described.tools);
+    else if (rpc.name === "GetToolInfo" && typeof described.name === "string") this.learnTools([described as DescribedTool]);
+    return response;
   }
 
   /** A unary call that also yields the trailing metadata (grpc-js reports it after the callback). */
@@ -252,6 +314,7 @@ export class ToolsClient extends UnaryRpcBase {
   private metadata(options: CallOptions): Metadata {
     const metadata = new Metadata();
     if (this.authToken !== undefined) metadata.set("authorization", `Bearer ${this.authToken}`);
+    if (this.sessionId !== undefined) metadata.set(SESSION_ID_HEADER, this.sessionId);
     for (const [key, value] of Object.entries(options.metadata ?? {})) metadata.set(key, value);
     return metadata;
   }

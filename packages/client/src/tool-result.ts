@@ -17,6 +17,8 @@ export interface ToolCallSuccess<TOutput = ToolOutput> {
   promptText: string;
   metadata: ExecutionMetadata | undefined;
   callId: string;
+  /** Present (true) when the server answered a repeated call_id with the first call's response instead of running the tool again. */
+  replayed?: boolean;
 }
 
 /** A tool call that failed logically (file not found, bad input, ...): a ToolError from the server. */
@@ -25,6 +27,8 @@ export interface ToolCallFailure {
   error: ToolError;
   metadata: ExecutionMetadata | undefined;
   callId: string;
+  /** As in {@link ToolCallSuccess.replayed}. */
+  replayed?: boolean;
 }
 
 /** What executeTool and executeToolStream return. */

@@ -7,7 +7,8 @@ export { ToolRegistry, type RegisteredTool } from "./registry/tool-registry.js";
 export { isNamespace, namespaceProblems } from "./tool/define-namespace.js";
 export { Session, defaultStateDir, sanitizeForFileName, type SessionOptions } from "./session/session.js";
 export { ResourceStore, type SerializedResources } from "./session/resource-store.js";
-export { STATE_FILE_NAME, STATE_SCHEMA_VERSION, StatePersister } from "./session/state-persister.js";
+export { CALL_RESULTS_FILE_NAME, DEFAULT_CALL_RESULTS_MAX_AGE_MS, DEFAULT_CALL_RESULTS_MAX_ENTRIES, type CallResultsLimits } from "./session/call-results.js";
+export { STATE_FILE_NAME, STATE_SCHEMA_VERSION, StatePersister, writeFileAtomic } from "./session/state-persister.js";
 export {
   ToolsetConfiguration,
   paramsResource,

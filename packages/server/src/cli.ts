@@ -11,10 +11,19 @@ import { format } from "node:util";
 import { pino } from "pino";
 import { setLogger as setGrpcLogger } from "@grpc/grpc-js";
 import { detectProcessIsolation } from "@grok-tools/tasks";
-import { loadAgentDefinition } from "@grok-tools/runtime/host";
+import { DEFAULT_CALL_RESULTS_MAX_AGE_MS, DEFAULT_CALL_RESULTS_MAX_ENTRIES, loadAgentDefinition } from "@grok-tools/runtime/host";
 import { type Logger } from "@grok-tools/runtime";
-import { BUILTIN_NAMESPACES, createToolsServer, type ToolsServer } from "./create-server.js";
+import { MAX_MESSAGE_BYTES } from "@grok-tools/proto";
+import {
+  BUILTIN_NAMESPACES,
+  createToolsServer,
+  DEFAULT_KEEPALIVE_TIME_MS,
+  DEFAULT_KEEPALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTION_AGE_GRACE_MS,
+  type ToolsServer,
+} from "./create-server.js";
 import { NamespaceRegistrationError } from "./namespace-registry.js";
+import { DEFAULT_MAX_CALLS_PER_SESSION, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS } from "./sessions/session-registry.js";
 import { loadNamespaces } from "./load-namespaces.js";
 import { serverVersion } from "./version.js";
 import { AUTH_TOKEN_ENV, readAuthToken, scrubAuthToken } from "./auth-token.js";
@@ -59,6 +68,23 @@ interface ServerFlags {
   insecure: boolean;
   logLevel: string;
   liveOutputBufferBytes?: number;
+  maxSessions: number;
+  maxCallsPerSession: number;
+  sessionIdleTimeoutMs: number;
+  maxMessageBytes: number;
+  keepaliveTimeMs: number;
+  keepaliveTimeoutMs: number;
+  maxConnectionAgeMs: number;
+  maxConnectionAgeGraceMs: number;
+  callResultsMaxEntries: number;
+  callResultsMaxAgeMs: number;
+  stateLock: "workspace" | "session";
+}
+
+/** Commander parser of a whole-number flag (a bad value is a usage error naming the value). */
+function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected a whole number, got '${value}'`);
+  return Number(value);
 }
 
 /**
@@ -96,6 +122,41 @@ export async function main(argv: string[]): Promise<void> {
       new Option("--live-output-buffer-bytes <n>", "live output queued per streaming call for a slow client before head+tail dropping").argParser(
         parseBufferBytes,
       ),
+    )
+    .option(
+      "--max-sessions <n>",
+      "routed sessions (x-grok-session-id) held at once; more are refused with RESOURCE_EXHAUSTED",
+      wholeNumber,
+      DEFAULT_MAX_SESSIONS,
+    )
+    .option(
+      "--max-calls-per-session <n>",
+      "calls of one session running at once; more are refused with RESOURCE_EXHAUSTED",
+      wholeNumber,
+      DEFAULT_MAX_CALLS_PER_SESSION,
+    )
+    .option(
+      "--session-idle-timeout-ms <ms>",
+      "evict a routed session after this long without a call (state flushed first; 0: never)",
+      wholeNumber,
+      DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+    )
+    .option("--max-message-bytes <n>", "largest gRPC message received or sent", wholeNumber, MAX_MESSAGE_BYTES)
+    .option("--keepalive-time-ms <ms>", "interval of HTTP/2 keepalive pings", wholeNumber, DEFAULT_KEEPALIVE_TIME_MS)
+    .option("--keepalive-timeout-ms <ms>", "close a connection whose keepalive ping is not answered in this time", wholeNumber, DEFAULT_KEEPALIVE_TIMEOUT_MS)
+    .option("--max-connection-age-ms <ms>", "close connections once this old, after a grace for running calls (0: never)", wholeNumber, 0)
+    .option("--max-connection-age-grace-ms <ms>", "grace for running calls after --max-connection-age-ms", wholeNumber, DEFAULT_MAX_CONNECTION_AGE_GRACE_MS)
+    .option(
+      "--call-results-max-entries <n>",
+      "answers of calls with side effects kept per session to replay to a repeated call_id (0: off)",
+      wholeNumber,
+      DEFAULT_CALL_RESULTS_MAX_ENTRIES,
+    )
+    .option("--call-results-max-age-ms <ms>", "how long such an answer can be replayed", wholeNumber, DEFAULT_CALL_RESULTS_MAX_AGE_MS)
+    .addOption(
+      new Option("--state-lock <scope>", "lock the state folder per workspace (one server) or per session (servers sharing a state dir behind a load balancer)")
+        .choices(["workspace", "session"])
+        .default("workspace"),
     )
     .addOption(new Option("--log-level <level>", "log level").choices(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"))
     .exitOverride()
@@ -189,6 +250,17 @@ export async function main(argv: string[]): Promise<void> {
       log,
       version: serverVersion,
       ...(opts.liveOutputBufferBytes === undefined ? {} : { liveOutputBufferBytes: opts.liveOutputBufferBytes }),
+      maxSessions: opts.maxSessions,
+      maxCallsPerSession: opts.maxCallsPerSession,
+      sessionIdleTimeoutMs: opts.sessionIdleTimeoutMs,
+      maxMessageBytes: opts.maxMessageBytes,
+      keepaliveTimeMs: opts.keepaliveTimeMs,
+      keepaliveTimeoutMs: opts.keepaliveTimeoutMs,
+      maxConnectionAgeMs: opts.maxConnectionAgeMs,
+      maxConnectionAgeGraceMs: opts.maxConnectionAgeGraceMs,
+      callResultsMaxEntries: opts.callResultsMaxEntries,
+      callResultsMaxAgeMs: opts.callResultsMaxAgeMs,
+      stateLock: opts.stateLock,
     });
   } catch (error) {
     if (error instanceof ServerSetupError || error instanceof NamespaceRegistrationError) usage(error.message);

@@ -1,12 +1,14 @@
 /**
- * createToolsServer: a grpc-js server for GrokToolsService over one session, with
- * bearer-token auth, listening on TCP or a unix socket, and a graceful shutdown. It owns the
- * workspace's state folder (locked) from creation to shutdown.
+ * createToolsServer: a grpc-js server for GrokToolsService with a default session and one session
+ * per `x-grok-session-id` (SessionRegistry), bearer-token auth, connection limits, listening on TCP
+ * or a unix socket, and a graceful shutdown. It owns the workspace's state folder (locked) from
+ * creation to shutdown.
  */
 import { ServerCredentials, status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
 import { timingSafeEqual, createHash, randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import { GrokToolsServiceService, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
-import { Session, defaultStateDir, detectSearchSandbox, type AgentDefinition } from "@grok-tools/runtime/host";
+import { Session, defaultStateDir, detectSearchSandbox, type AgentDefinition, type FinalizeInput } from "@grok-tools/runtime/host";
 import { silentLogger } from "@grok-tools/runtime/helpers";
 import { subagentHostService, type Logger, type NamespaceDefinition } from "@grok-tools/runtime";
 import { GITIGNORE_POLICY, grokBuild, grokBuildConcise } from "@grok-tools/tools-grokbuild";
@@ -20,7 +22,9 @@ import { dialCallback, type CallbackConnection } from "./grpc/callback-dial.js";
 import { addHealthAndReflection } from "./grpc/health-and-reflection.js";
 import { ToolsGrpcServer } from "./grpc/request-decoding.js";
 import { checkWorkspace, makeStateFolder, workspaceStateFolder } from "./state/state-folder.js";
-import { acquireStateFolderLock } from "./state/state-folder-lock.js";
+import { acquireStateFolderLock, StateFolderInUseError } from "./state/state-folder-lock.js";
+import { SessionRegistry } from "./sessions/session-registry.js";
+import { saveFinalize } from "./sessions/saved-finalize.js";
 
 /**
  * The namespaces every server has: the reference's built-in tool packs (spec §2.2). OpenCode and
@@ -68,7 +72,42 @@ export interface ToolsServerOptions {
    * the middle is dropped with a marker (default 8 MiB).
    */
   liveOutputBufferBytes?: number;
+  /** Routed sessions (`x-grok-session-id`) held at once; a new one past it is RESOURCE_EXHAUSTED (default 256). */
+  maxSessions?: number;
+  /** Calls of one routed session running at once; one more is RESOURCE_EXHAUSTED (default 256; the default session has no limit). */
+  maxCallsPerSession?: number;
+  /** A routed session with no call for this long is evicted, state flushed first (default 30 min; 0: never). */
+  sessionIdleTimeoutMs?: number;
+  /** Interval of HTTP/2 keepalive pings on idle connections (default 60 000). */
+  keepaliveTimeMs?: number;
+  /** How long a keepalive ping may go unanswered before the connection is closed (default 20 000). */
+  keepaliveTimeoutMs?: number;
+  /** Connections are closed (after a grace for running calls) once this old; 0: never (default). */
+  maxConnectionAgeMs?: number;
+  /** Grace after `maxConnectionAgeMs` for running calls (default 30 000). */
+  maxConnectionAgeGraceMs?: number;
+  /**
+   * Answers of calls with side effects kept per session for replay to a repeated call_id
+   * (default 256; 0 turns replays off).
+   */
+  callResultsMaxEntries?: number;
+  /** How long such an answer can be replayed (default 1 hour). */
+  callResultsMaxAgeMs?: number;
+  /**
+   * What the state-folder lock covers: `workspace` (default) refuses a second server on the same
+   * workspace and state dir; `session` lets several servers share them (a load balancer with session
+   * affinity in front) and locks each routed session's folder while a server holds that session:
+   * a call for a session another live server holds is `UNAVAILABLE`; a dead holder's lock is taken over.
+   */
+  stateLock?: "workspace" | "session";
 }
+
+/** Default of `keepaliveTimeMs`. */
+export const DEFAULT_KEEPALIVE_TIME_MS = 60_000;
+/** Default of `keepaliveTimeoutMs`. */
+export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 20_000;
+/** Default of `maxConnectionAgeGraceMs`. */
+export const DEFAULT_MAX_CONNECTION_AGE_GRACE_MS = 30_000;
 
 /** A running (or ready to run) tools server. */
 export interface ToolsServer {
@@ -79,7 +118,10 @@ export interface ToolsServer {
   listen(address: string): Promise<string>;
   /** Stops taking calls, waits for running ones up to `graceMs`, then forces. */
   shutdown(graceMs?: number): Promise<void>;
+  /** The default session (calls without `x-grok-session-id`). */
   readonly session: Session;
+  /** Every routed session. */
+  readonly sessions: SessionRegistry;
 }
 
 /**
@@ -103,19 +145,45 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   const stateRoot = options.stateDir ?? defaultStateDir();
   const stateFolder = workspaceStateFolder(stateRoot, workspaceRealPath);
   const registry = buildRegistry(options.builtinNamespaces ?? BUILTIN_NAMESPACES, options.namespaces ?? []);
-  const session = new Session({
-    registry,
-    workspace: options.workspace,
-    stateDir: stateFolder,
-    ...(options.allowPaths ? { allowPaths: options.allowPaths } : {}),
-    fsScope: options.fsScope ?? "workspace",
+  const makeSession = (id?: string, folderName?: string): Session => {
+    const made = new Session({
+      registry,
+      workspace: options.workspace,
+      stateDir: stateFolder,
+      ...(id === undefined ? {} : { id }),
+      ...(folderName === undefined ? {} : { folderName }),
+      ...(options.allowPaths ? { allowPaths: options.allowPaths } : {}),
+      fsScope: options.fsScope ?? "workspace",
+      log,
+      ...(options.version ? { runtimeVersion: options.version } : {}),
+      ...(options.agent ? { agent: options.agent } : {}),
+      callResults: {
+        ...(options.callResultsMaxEntries === undefined ? {} : { maxEntries: options.callResultsMaxEntries }),
+        ...(options.callResultsMaxAgeMs === undefined ? {} : { maxAgeMs: options.callResultsMaxAgeMs }),
+      },
+    });
+    const gitignore = made.service(GITIGNORE_POLICY);
+    gitignore.filterEnabled = (options.gitignore ?? "off") !== "off";
+    gitignore.respectGitignore = options.gitignore === "all" ? true : undefined;
+    return made;
+  };
+  const session = makeSession();
+  const callbacks = new Map<Session, CallbackConnection>();
+  const sessions = new SessionRegistry({
+    defaultSession: session,
+    createSession: makeSession,
+    limits: {
+      ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+      ...(options.maxCallsPerSession === undefined ? {} : { maxCallsPerSession: options.maxCallsPerSession }),
+      ...(options.sessionIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessionIdleTimeoutMs }),
+    },
     log,
-    ...(options.version ? { runtimeVersion: options.version } : {}),
-    ...(options.agent ? { agent: options.agent } : {}),
+    ...(options.stateLock === "session" ? { lockSession: (opened: Session) => lockSessionFolder(opened, stateRoot, workspaceRealPath) } : {}),
+    onClosed: (closed) => {
+      callbacks.get(closed)?.close();
+      callbacks.delete(closed);
+    },
   });
-  const gitignore = session.service(GITIGNORE_POLICY);
-  gitignore.filterEnabled = (options.gitignore ?? "off") !== "off";
-  gitignore.respectGitignore = options.gitignore === "all" ? true : undefined;
   let shuttingDown = false;
   const expectedToken = options.authToken ? digest(`Bearer ${options.authToken}`) : undefined;
 
@@ -130,15 +198,26 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   };
 
   const maxMessageBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-  const server = new ToolsGrpcServer({ "grpc.max_receive_message_length": maxMessageBytes, "grpc.max_send_message_length": maxMessageBytes });
-  let callback: CallbackConnection | undefined;
+  const maxConnectionAgeMs = options.maxConnectionAgeMs ?? 0;
+  const server = new ToolsGrpcServer({
+    "grpc.max_receive_message_length": maxMessageBytes,
+    "grpc.max_send_message_length": maxMessageBytes,
+    "grpc.keepalive_time_ms": options.keepaliveTimeMs ?? DEFAULT_KEEPALIVE_TIME_MS,
+    "grpc.keepalive_timeout_ms": options.keepaliveTimeoutMs ?? DEFAULT_KEEPALIVE_TIMEOUT_MS,
+    ...(maxConnectionAgeMs > 0
+      ? {
+          "grpc.max_connection_age_ms": maxConnectionAgeMs,
+          "grpc.max_connection_age_grace_ms": options.maxConnectionAgeGraceMs ?? DEFAULT_MAX_CONNECTION_AGE_GRACE_MS,
+        }
+      : {}),
+  });
   const connectCallback = async (target: Session, address: string, secret: string | undefined, sessionId: string | undefined) => {
     const callbackSessionId = sessionId || PROCESS_SESSION_ID;
     const subagentsEnabled = target.toolset?.entries().some((entry) => entry.kind === "task") ?? false;
     const dialed = await dialCallback(address, secret, log, { subagentsEnabled });
     if ("send" in dialed) {
-      callback?.close();
-      callback = dialed;
+      callbacks.get(target)?.close();
+      callbacks.set(target, dialed);
       target.setNotificationSink((_sessionId, notification) => dialed.send(callbackSessionId, notification));
       // The task tool reaches the host through the session's subagent slot (no server import).
       if (subagentsEnabled) target.service(subagentHostService).connect(dialed.subagents, callbackSessionId);
@@ -146,10 +225,19 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     }
     return dialed.status;
   };
+  // A routed session keeps its finalize request, so that it warm-starts after eviction or a restart.
+  const onFinalized = async (finalized: Session, input: FinalizeInput, routedId: string | undefined) => {
+    if (routedId === undefined) return;
+    await saveFinalize(finalized.sessionDir, input).catch((error: unknown) =>
+      log.error({ err: error, session: finalized.id }, "cannot save the finalize request; the session will not warm-start after eviction"),
+    );
+  };
   server.addService(
     GrokToolsServiceService,
     createToolsService({
       sessionFor: () => session,
+      useSession: (metadata, fn) => sessions.run(metadata, fn),
+      onFinalized,
       admit,
       log,
       connectCallback,
@@ -166,9 +254,10 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
 
   // Last, so that nothing after it can fail and leave the lock behind.
   makeStateFolder(stateFolder, stateRoot);
-  const lock = acquireStateFolderLock(stateFolder, stateRoot, workspaceRealPath);
+  const lock = options.stateLock === "session" ? undefined : acquireStateFolderLock(stateFolder, stateRoot, workspaceRealPath);
   return {
     session,
+    sessions,
     async listen(address) {
       // Temporaries a killed predecessor left beside the files it was replacing (issue #23 item 3).
       await session.tempJournal.recover(log).catch((error: unknown) => log.warn({ err: error }, "could not remove leftover temporary files"));
@@ -199,11 +288,28 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
           resolve();
         });
       });
+      await sessions.close();
       await session.close();
-      callback?.close();
-      lock.release();
+      for (const connection of callbacks.values()) connection.close();
+      lock?.release();
     },
   };
+}
+
+/** Takes a routed session's folder lock; another live server holding it makes the call UNAVAILABLE. */
+function lockSessionFolder(session: Session, stateRoot: string, workspace: string): () => void {
+  try {
+    mkdirSync(session.sessionDir, { recursive: true, mode: 0o700 });
+    return acquireStateFolderLock(session.sessionDir, stateRoot, workspace).release;
+  } catch (error) {
+    if (error instanceof StateFolderInUseError) {
+      throw grpcError(
+        GrpcStatus.UNAVAILABLE,
+        `Session '${session.id}' is held by another server (pid ${error.holder.pid} on ${error.holder.hostname}); route its calls there, or retry once that server is gone.`,
+      );
+    }
+    throw error;
+  }
 }
 
 function digest(text: string): Buffer {

@@ -46,7 +46,10 @@ export interface ToolErrorInfo {
   lineNumber?: number;
 }
 
-/** The result of a call: success with output, or a ToolError. Never an exception. */
+/**
+ * The result of a call: success with output, or a ToolError. Never an exception. `replayed`: the
+ * answer of an earlier call with the same call_id, given again instead of running the tool (issue #21).
+ */
 export type ExecuteOutcome =
-  | { ok: true; callId: string; outputJson: string; promptText: string; metadata: ExecutionMetadataInfo }
-  | { ok: false; callId: string; error: ToolErrorInfo; metadata: ExecutionMetadataInfo };
+  | { ok: true; callId: string; outputJson: string; promptText: string; metadata: ExecutionMetadataInfo; replayed?: true }
+  | { ok: false; callId: string; error: ToolErrorInfo; metadata: ExecutionMetadataInfo; replayed?: true };

@@ -33,6 +33,11 @@ export interface FinalizeInput {
   initialToolStateJson?: string;
   /** Names the session's state folder. */
   sessionId?: string;
+  /**
+   * A warm start: the server replays a finalize it saved, so the params in the state file (which
+   * SetToolOptions may have changed since) win over `paramsJson`.
+   */
+  restoring?: boolean;
 }
 
 /** A `FinalizeConfigViolation`. */

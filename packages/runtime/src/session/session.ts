@@ -27,6 +27,9 @@ import type { CallHost } from "../execute/call-host.js";
 import type { ExecuteOutcome, ExecuteRequest } from "../execute/execute-types.js";
 import { ToolsetConfiguration, type StateNotSaved } from "../toolset-config/toolset-configuration.js";
 import { AgentSession } from "../agent/agent-session.js";
+import { CallResults, DEFAULT_CALL_RESULTS_MAX_AGE_MS, DEFAULT_CALL_RESULTS_MAX_ENTRIES, callFingerprint, type CallResultsLimits } from "./call-results.js";
+import { isReadOnlyKind } from "../tool/tool-kind.js";
+import { ErrorCode } from "../errors/error-code.js";
 import type { AgentDefinition } from "../agent/agent-definition.js";
 
 /** How a session is set up by its server. */
@@ -42,6 +45,11 @@ export interface SessionOptions {
   stateDir?: string;
   /** Session id used before finalize names one. */
   id?: string;
+  /**
+   * Name of the session's folder under `stateDir` (default: the id made safe for a file name). A
+   * server routing many sessions passes a collision-free name for ids that needed cleaning.
+   */
+  folderName?: string;
   log?: Logger;
   /** Receives tool notifications (the callback host, when connected). */
   onNotification?: (sessionId: string, notification: ToolNotification) => void;
@@ -60,6 +68,11 @@ export interface SessionOptions {
   agent?: AgentDefinition;
   /** Presets and version lifecycles (tests); by default those the registered namespaces declare. */
   versionCatalog?: VersionCatalog;
+  /**
+   * Bounds of the idempotency record: a call with side effects and a call_id is answered from it
+   * when repeated (default 256 entries, 1 hour; `maxEntries: 0` turns it off).
+   */
+  callResults?: Partial<CallResultsLimits>;
 }
 
 /** The default state folder: `$XDG_STATE_HOME/grok-tools` or `~/.local/state/grok-tools`. */
@@ -92,11 +105,13 @@ export class Session implements SessionHandle, CallHost {
   /** The deprecated agent RPCs. */
   readonly agent: AgentSession;
   #id: string;
+  readonly #folderName: string | undefined;
   #persister: StatePersister | undefined;
   readonly #services = new Map<string, unknown>();
   readonly #serviceKeys = new Map<string, ServiceKey<unknown, SessionHandle>>();
   readonly #active = new Set<Promise<unknown>>();
   #onNotification: SessionOptions["onNotification"];
+  readonly #callResults: CallResults;
 
   constructor(options: SessionOptions) {
     this.registry = options.registry;
@@ -106,6 +121,7 @@ export class Session implements SessionHandle, CallHost {
     this.stateDir = path.resolve(options.stateDir ?? defaultStateDir());
     this.tempJournal = new TempJournal(this.stateDir);
     this.#id = options.id ?? "default";
+    this.#folderName = options.folderName;
     this.log = options.log ?? silentLogger;
     this.#onNotification = options.onNotification;
     this.runtimeVersion = options.runtimeVersion ?? "0.1.0";
@@ -125,6 +141,13 @@ export class Session implements SessionHandle, CallHost {
       { ...(options.reminders ? { reminders: options.reminders } : {}), ...(options.versionCatalog ? { versionCatalog: options.versionCatalog } : {}) },
     );
     this.agent = new AgentSession(this.configuration, this.log);
+    this.#callResults = new CallResults(
+      {
+        maxEntries: options.callResults?.maxEntries ?? DEFAULT_CALL_RESULTS_MAX_ENTRIES,
+        maxAgeMs: options.callResults?.maxAgeMs ?? DEFAULT_CALL_RESULTS_MAX_AGE_MS,
+      },
+      this.log,
+    );
     if (options.agent) this.agent.set(options.agent);
   }
 
@@ -142,7 +165,7 @@ export class Session implements SessionHandle, CallHost {
 
   /** This session's private folder under the state dir (one per session id). */
   get sessionDir(): string {
-    return path.join(this.stateDir, sanitizeForFileName(this.#id));
+    return path.join(this.stateDir, this.#folderName ?? sanitizeForFileName(this.#id));
   }
 
   get truncation(): TruncationSettings {
@@ -221,7 +244,56 @@ export class Session implements SessionHandle, CallHost {
    * call answers EXECUTION_FAILED saying its effect happened but its state is not saved (issue 22.2).
    */
   execute(request: ExecuteRequest): Promise<ExecuteOutcome> {
-    const callId = request.callId && request.callId !== "" ? request.callId : uuidV7();
+    const given = request.callId !== undefined && request.callId !== "";
+    if (given && this.#callResults.enabled && this.#hasSideEffects(request.toolName)) return this.#executeOnce(request, request.callId!);
+    return this.#run(request, given ? request.callId! : uuidV7());
+  }
+
+  /** Whether a call of `toolName` may change something (edits, commands): only those are replayed. */
+  #hasSideEffects(toolName: string): boolean {
+    const tool = this.toolset?.byClientName(toolName);
+    if (!tool) return false;
+    return !(tool.definition.readOnly ?? isReadOnlyKind(tool.definition.kind));
+  }
+
+  /**
+   * A call with side effects and a caller-given call_id runs at most once (issue #21): a repeat
+   * gets the first answer (waiting for it while it runs), marked `replayed`; a repeat that asks
+   * for something else is INVALID_INPUT.
+   */
+  async #executeOnce(request: ExecuteRequest, callId: string): Promise<ExecuteOutcome> {
+    await this.#callResults.open(this.sessionDir);
+    const fingerprint = callFingerprint(request);
+    const found = this.#callResults.lookup(callId, fingerprint);
+    if (found.kind === "replay") {
+      const outcome = await found.outcome;
+      this.log.info({ callId, tool: request.toolName }, "call replayed from the idempotency record");
+      return { ...outcome, replayed: true };
+    }
+    if (found.kind === "conflict") {
+      const tool = this.toolset?.byClientName(request.toolName);
+      return {
+        ok: false,
+        callId,
+        error: {
+          code: ErrorCode.INVALID_INPUT,
+          message: `call_id '${callId}' was already used in this session for another call (${found.toolName} with another input or options); a call_id names one call, and a retry must repeat it exactly.`,
+          retryable: false,
+          suggestion: "Send a new call_id for a new call, or repeat the original tool name, input and options to get its result again.",
+        },
+        metadata: {
+          durationMs: 0,
+          estimatedTokens: 0,
+          truncated: false,
+          toolVersion: tool?.definition.version ?? this.runtimeVersion,
+          contractVersion: tool?.contractVersion ?? "",
+        },
+      };
+    }
+    return this.#callResults.track(callId, fingerprint, request.toolName, this.#run(request, callId));
+  }
+
+  #run(request: ExecuteRequest, callId: string): Promise<ExecuteOutcome> {
     const run = runTool(this, { ...request, callId }).then((outcome) => this.#durable(outcome, request.toolName));
     this.#active.add(run);
     void run.finally(() => this.#active.delete(run));

@@ -191,7 +191,8 @@ export class ToolsetConfiguration {
     await host.openState();
     for (const [index, tool] of outcome.tools.entries()) {
       const spec = tool.definition.params;
-      if (spec) resources.set(paramsResource(spec.resourceId, spec.defaults), tool.params);
+      const key = spec ? paramsResource(spec.resourceId, spec.defaults) : undefined;
+      if (key && !(input.restoring && resources.has(key))) resources.set(key, tool.params);
       this.#configuredOptions.set(tool.fqId, configuredObject(input.tools[index]));
     }
     if (initial.value !== undefined) {

@@ -14,6 +14,8 @@ import { fromTruncationConfig, toTruncationConfig } from "./to-proto.js";
 /** What the handlers need from the server. */
 export interface DeprecatedRpcContext {
   sessionFor(metadata: Metadata): Session;
+  /** Runs `fn` in the session the call names (see ToolsServiceContext.useSession). */
+  useSession?<T>(metadata: Metadata, fn: (session: Session) => Promise<T> | T): Promise<T>;
   /** Throws a ServiceError when the call is not allowed (auth, shutting down). */
   admit(metadata: Metadata): void;
   log: Logger;
@@ -38,7 +40,9 @@ type DeprecatedRpc =
   | "finalizeAgent";
 
 function handler<Req, Res>(ctx: DeprecatedRpcContext, name: string, fn: (req: Req, session: Session) => Promise<Res> | Res) {
-  return unaryHandler<Req, Res>(ctx, name, (req, call) => fn(req, ctx.sessionFor(call.metadata)));
+  return unaryHandler<Req, Res>(ctx, name, (req, call) =>
+    ctx.useSession ? ctx.useSession(call.metadata, (session) => fn(req, session)) : fn(req, ctx.sessionFor(call.metadata)),
+  );
 }
 
 /** A successful options change answers once it is on disk; a failed write turns it into `success=false` saying so. */

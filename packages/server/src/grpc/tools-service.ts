@@ -3,7 +3,7 @@
  * result back onto the proto. Protocol problems are gRPC statuses (decision D1); tool
  * failures are ToolErrors inside successful responses. No handler lets an exception escape.
  */
-import { status as GrpcStatus, type Metadata, type ServerWritableStream, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import { status as GrpcStatus, Metadata, type ServerWritableStream, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import {
   MAX_MESSAGE_BYTES,
   STATUS_DETAILS_TRAILER,
@@ -11,12 +11,16 @@ import {
   encodeFinalizeValidationStatus,
   type CallbackStatus,
   type ExecuteToolRequest,
+  type FinalizeToolServerConfigRequest,
+  type FinalizeToolServerConfigResponse,
   type ToolStreamChunk,
   type GrokToolsServiceServer,
 } from "@grok-tools/proto";
 import { chunkUtf8, describeTool, describeTools, validateStreamChunkSize, violationSummary, type Session } from "@grok-tools/runtime/host";
 import { type Logger } from "@grok-tools/runtime";
 import { uuidV7 } from "@grok-tools/runtime/helpers";
+import type { FinalizeInput } from "@grok-tools/runtime/host";
+import { SESSION_ID_HEADER, sessionIdOf } from "../sessions/session-id.js";
 import { categoryName, fromExecuteRequest, fromTruncationConfig, toExecuteResponse, toMetadata, toProtoError, toToolInfo, toViolation } from "./to-proto.js";
 import { grpcError, statusFor, unaryHandler } from "./unary-handler.js";
 import { fitResult } from "./oversized-result.js";
@@ -25,8 +29,18 @@ import { createDeprecatedHandlers } from "./deprecated-rpcs.js";
 
 /** What the service needs from its server. */
 export interface ToolsServiceContext {
-  /** The session a call addresses (one today; chosen by call metadata later). */
+  /** The session a call addresses, when the server has only one (tests); `useSession` wins when given. */
   sessionFor(metadata: Metadata): Session;
+  /**
+   * Runs `fn` in the session the call's metadata names (`x-grok-session-id`), counted as one of its
+   * calls; throws a ServiceError when the call cannot have one (limits, bad header).
+   */
+  useSession?<T>(metadata: Metadata, fn: (session: Session) => Promise<T> | T): Promise<T>;
+  /**
+   * Told of a successful finalize before it answers (the server saves it for warm starts). The
+   * header's session id, when the call had one, is `routedId`.
+   */
+  onFinalized?(session: Session, input: FinalizeInput, routedId: string | undefined): Promise<void>;
   /** Throws a ServiceError when the call is not allowed (auth, shutting down). */
   admit(metadata: Metadata): void;
   log: Logger;
@@ -38,90 +52,130 @@ export interface ToolsServiceContext {
   liveOutputBufferBytes?: number;
 }
 
+/**
+ * Trailer of an ExecuteTool / ExecuteToolStream answer given again for a repeated call_id instead
+ * of running the tool (issue #21): the response itself is the first one, unchanged.
+ */
+export const REPLAYED_TRAILER = "x-grok-replayed";
+
 /** Builds the service implementation. */
 export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImplementation {
   const service: GrokToolsServiceServer = {
-    executeTool: unaryHandler(ctx, "ExecuteTool", async (req: ExecuteToolRequest, call) => {
-      const session = ctx.sessionFor(call.metadata);
-      const controller = new AbortController();
-      const onCancel = () => controller.abort(new Error("cancelled"));
-      call.on("cancelled", onCancel);
-      try {
-        const outcome = await session.execute(fromExecuteRequest(req, controller.signal));
-        return toExecuteResponse(fitResult(outcome, req.toolName, ctx.maxMessageBytes ?? MAX_MESSAGE_BYTES));
-      } finally {
-        call.off("cancelled", onCancel);
-      }
-    }),
+    executeTool: unaryHandler(ctx, "ExecuteTool", (req: ExecuteToolRequest, call, trailers) =>
+      withSession(ctx, call.metadata, async (session) => {
+        const controller = new AbortController();
+        const onCancel = () => controller.abort(new Error("cancelled"));
+        call.on("cancelled", onCancel);
+        try {
+          const outcome = await session.execute(fromExecuteRequest(req, controller.signal));
+          if (outcome.replayed) trailers.set(REPLAYED_TRAILER, "true");
+          return toExecuteResponse(fitResult(outcome, req.toolName, ctx.maxMessageBytes ?? MAX_MESSAGE_BYTES));
+        } finally {
+          call.off("cancelled", onCancel);
+        }
+      }),
+    ),
 
     executeToolStream: (call: ServerWritableStream<ExecuteToolRequest, ToolStreamChunk>) => {
       void streamExecution(ctx, call);
     },
 
-    listTools: unaryHandler(ctx, "ListTools", (req, call) => {
-      const session = ctx.sessionFor(call.metadata);
-      const category = categoryName(req.category);
-      const all = describeTools(session, { includeDisabled: true, includeSchemas: req.includeSchemas });
-      const inScope = all.filter((d) => category === undefined || d.category === category);
-      const shown = inScope.filter((d) => !session.finalized || d.enabled || req.includeDisabled);
-      return { tools: shown.map(toToolInfo), totalCount: inScope.length, enabledCount: inScope.filter((d) => d.enabled).length };
-    }),
+    listTools: unaryHandler(ctx, "ListTools", (req, call) =>
+      withSession(ctx, call.metadata, (session) => {
+        const category = categoryName(req.category);
+        const all = describeTools(session, { includeDisabled: true, includeSchemas: req.includeSchemas });
+        const inScope = all.filter((d) => category === undefined || d.category === category);
+        const shown = inScope.filter((d) => !session.finalized || d.enabled || req.includeDisabled);
+        return { tools: shown.map(toToolInfo), totalCount: inScope.length, enabledCount: inScope.filter((d) => d.enabled).length };
+      }),
+    ),
 
-    getToolInfo: unaryHandler(ctx, "GetToolInfo", (req, call) => {
-      const info = describeTool(ctx.sessionFor(call.metadata), req.toolName);
-      if (!info) throw grpcError(GrpcStatus.NOT_FOUND, `Tool not found: ${req.toolName}`);
-      return toToolInfo(info);
-    }),
+    getToolInfo: unaryHandler(ctx, "GetToolInfo", (req, call) =>
+      withSession(ctx, call.metadata, (session) => {
+        const info = describeTool(session, req.toolName);
+        if (!info) throw grpcError(GrpcStatus.NOT_FOUND, `Tool not found: ${req.toolName}`);
+        return toToolInfo(info);
+      }),
+    ),
 
-    finalizeToolConfigRequest: unaryHandler(ctx, "FinalizeToolConfigRequest", async (req, call, trailers) => {
-      const session = ctx.sessionFor(call.metadata);
-      if (session.finalized) {
-        throw grpcError(GrpcStatus.FAILED_PRECONDITION, "Tool configuration is already finalized for this session; the toolset is locked.");
+    finalizeToolConfigRequest: unaryHandler(ctx, "FinalizeToolConfigRequest", (req, call, trailers) => {
+      const routedId = sessionIdOf(call.metadata);
+      if (routedId !== undefined && req.sessionId && req.sessionId !== routedId) {
+        throw grpcError(
+          GrpcStatus.INVALID_ARGUMENT,
+          `session_id '${req.sessionId}' does not match the ${SESSION_ID_HEADER} header '${routedId}'; send the same id in both, or leave session_id empty.`,
+        );
       }
-      const outcome = await session.finalize({
-        tools: req.tools.map((t) => ({
-          id: t.id,
-          ...(t.paramsJson === undefined ? {} : { paramsJson: t.paramsJson }),
-          ...(t.nameOverride === undefined ? {} : { nameOverride: t.nameOverride }),
-          paramsNameOverrides: { ...t.paramsNameOverrides },
-          ...(t.behaviorVersion === undefined ? {} : { behaviorVersion: t.behaviorVersion }),
-          ...(t.descriptionOverride === undefined ? {} : { descriptionOverride: t.descriptionOverride }),
-        })),
-        ...(req.behaviorPreset === undefined ? {} : { behaviorPreset: req.behaviorPreset }),
-        ...(req.truncation ? { truncation: fromTruncationConfig(req.truncation)! } : {}),
-        systemRemindersEnabled: req.systemRemindersEnabled,
-        ...(req.initialToolStateJson === undefined ? {} : { initialToolStateJson: req.initialToolStateJson }),
-        ...(req.sessionId ? { sessionId: req.sessionId } : {}),
-      });
-      if (!outcome.ok) {
-        const violations = outcome.violations.map(toViolation);
-        // The response says success=false; the trailer carries the same violations as standard status details.
-        trailers.set(STATUS_DETAILS_TRAILER, Buffer.from(encodeFinalizeValidationStatus(GrpcStatus.INVALID_ARGUMENT, outcome.message, { violations })));
-        ctx.log.info({ violations: outcome.violations.map(violationSummary) }, "finalize rejected");
-        return { success: false, message: outcome.message, tools: [], versionWarnings: [] };
-      }
-      ctx.log.info({ tools: outcome.tools.map((t) => t.fqId), session: session.id }, "toolset finalized");
-      const callbackStatus =
-        req.clientCallbackAddr && ctx.connectCallback
-          ? await ctx.connectCallback(session, req.clientCallbackAddr, req.clientCallbackSecret, req.sessionId)
-          : undefined;
-      return {
-        ...(callbackStatus ? { callbackStatus } : {}),
-        success: true,
-        message: `Finalized ${outcome.tools.length} tool(s)${outcome.stateNotSaved ? stateNotSavedNote(outcome.stateNotSaved) : ""}`,
-        tools: describeTools(session).map(toToolInfo),
-        versionWarnings: outcome.warnings.map((w) => ({ ...w })),
-      };
+      return withSession(ctx, call.metadata, (session) => finalizeIn(ctx, session, req, routedId, trailers));
     }),
 
-    getToolState: unaryHandler(ctx, "GetToolState", async (_req, call) => {
-      const state = await ctx.sessionFor(call.metadata).snapshotState();
-      return { stateJson: JSON.stringify(state) };
-    }),
+    getToolState: unaryHandler(ctx, "GetToolState", (_req, call) =>
+      withSession(ctx, call.metadata, async (session) => {
+        const state = await session.snapshotState();
+        return { stateJson: JSON.stringify(state) };
+      }),
+    ),
 
     ...createDeprecatedHandlers(ctx),
   };
   return service;
+}
+
+/** FinalizeToolConfigRequest in its session: finalize, save it for warm starts, connect the callback. */
+async function finalizeIn(
+  ctx: ToolsServiceContext,
+  session: Session,
+  req: FinalizeToolServerConfigRequest,
+  routedId: string | undefined,
+  trailers: Metadata,
+): Promise<FinalizeToolServerConfigResponse> {
+  if (session.finalized) {
+    throw grpcError(GrpcStatus.FAILED_PRECONDITION, "Tool configuration is already finalized for this session; the toolset is locked.");
+  }
+  const input: FinalizeInput = {
+    tools: req.tools.map((t) => ({
+      id: t.id,
+      ...(t.paramsJson === undefined ? {} : { paramsJson: t.paramsJson }),
+      ...(t.nameOverride === undefined ? {} : { nameOverride: t.nameOverride }),
+      paramsNameOverrides: { ...t.paramsNameOverrides },
+      ...(t.behaviorVersion === undefined ? {} : { behaviorVersion: t.behaviorVersion }),
+      ...(t.descriptionOverride === undefined ? {} : { descriptionOverride: t.descriptionOverride }),
+    })),
+    ...(req.behaviorPreset === undefined ? {} : { behaviorPreset: req.behaviorPreset }),
+    ...(req.truncation ? { truncation: fromTruncationConfig(req.truncation)! } : {}),
+    systemRemindersEnabled: req.systemRemindersEnabled,
+    ...(req.initialToolStateJson === undefined ? {} : { initialToolStateJson: req.initialToolStateJson }),
+    ...(req.sessionId ? { sessionId: req.sessionId } : {}),
+  };
+  const outcome = await session.finalize(input);
+  if (!outcome.ok) {
+    const violations = outcome.violations.map(toViolation);
+    // The response says success=false; the trailer carries the same violations as standard status details.
+    trailers.set(STATUS_DETAILS_TRAILER, Buffer.from(encodeFinalizeValidationStatus(GrpcStatus.INVALID_ARGUMENT, outcome.message, { violations })));
+    ctx.log.info({ violations: outcome.violations.map(violationSummary) }, "finalize rejected");
+    return { success: false, message: outcome.message, tools: [], versionWarnings: [] };
+  }
+  ctx.log.info({ tools: outcome.tools.map((t) => t.fqId), session: session.id }, "toolset finalized");
+  await ctx.onFinalized?.(session, input, routedId);
+  const callbackStatus =
+    req.clientCallbackAddr && ctx.connectCallback ? await ctx.connectCallback(session, req.clientCallbackAddr, req.clientCallbackSecret, req.sessionId) : undefined;
+  return {
+    ...(callbackStatus ? { callbackStatus } : {}),
+    success: true,
+    message: `Finalized ${outcome.tools.length} tool(s)${outcome.stateNotSaved ? stateNotSavedNote(outcome.stateNotSaved) : ""}`,
+    tools: describeTools(session).map(toToolInfo),
+    versionWarnings: outcome.warnings.map((w) => ({ ...w })),
+  };
+}
+
+/** Runs `fn` in the call's session (through the server's registry when it has one). */
+export function withSession<T>(
+  ctx: Pick<ToolsServiceContext, "sessionFor" | "useSession">,
+  metadata: Metadata,
+  fn: (session: Session) => Promise<T> | T,
+): Promise<T> {
+  if (ctx.useSession) return ctx.useSession(metadata, fn);
+  return Promise.resolve().then(() => fn(ctx.sessionFor(metadata)));
 }
 
 /**
@@ -149,11 +203,13 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
       live?.abandon();
       controller.abort(new Error("cancelled"));
     });
-    const outcome = await ctx.sessionFor(call.metadata).execute({
-      ...fromExecuteRequest(req, controller.signal),
-      callId: requestCallId,
-      ...(live ? { onOutput: (bytes: Uint8Array) => live.push(bytes) } : {}),
-    });
+    const outcome = await withSession(ctx, call.metadata, (session) =>
+      session.execute({
+        ...fromExecuteRequest(req, controller.signal),
+        callId: requestCallId,
+        ...(live ? { onOutput: (bytes: Uint8Array) => live.push(bytes) } : {}),
+      }),
+    );
     if (call.cancelled) return;
     // Live output first, all of it (or its head+tail), then the result as in the chunked form.
     if (live) {
@@ -170,7 +226,7 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
           value: { metadata: toMetadata(outcome.metadata), error: toProtoError(outcome.error), promptTextSize: 0, outputJsonSize: 0 },
         },
       });
-      call.end();
+      call.end(replayedTrailers(outcome.replayed));
       return;
     }
     const prompt = chunkUtf8(outcome.promptText, chunkSize.size);
@@ -210,7 +266,7 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
         },
       },
     });
-    call.end();
+    call.end(replayedTrailers(outcome.replayed));
   } catch (error) {
     call.emit("error", statusFor(error, "ExecuteToolStream", ctx.log));
   }
@@ -220,6 +276,14 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
 function wantsLiveOutput(metadata: Metadata): boolean {
   const value = metadata.get(LIVE_OUTPUT_HEADER)[0];
   return typeof value === "string" && (value === "1" || value.toLowerCase() === "true");
+}
+
+/** The trailers of a stream's end: the replay marker when the answer is a replay. */
+function replayedTrailers(replayed: true | undefined): Metadata | undefined {
+  if (!replayed) return undefined;
+  const trailers = new Metadata();
+  trailers.set(REPLAYED_TRAILER, "true");
+  return trailers;
 }
 
 /** Writes one message, waiting for drain so a large result never piles up in memory. */

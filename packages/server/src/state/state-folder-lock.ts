@@ -131,14 +131,25 @@ function holdLock(file: string, holder: LockHolder): StateFolderLock {
     if (released) return;
     released = true;
     clearInterval(heartbeat);
-    process.removeListener("exit", release);
+    heldLocks.delete(release);
     const current = readLock(file);
     if (typeof current === "object" && current.holder.id === holder.id) tryUnlink(file);
   };
   // process.exit() and a normal exit remove the lock; kill -9 leaves it, and the next server finds it stale.
-  process.on("exit", release);
+  heldLocks.add(release);
+  if (heldLocks.size === 1 && !exitHooked) {
+    // One listener for every lock (a server with per-session locks holds hundreds).
+    exitHooked = true;
+    process.on("exit", () => {
+      for (const held of [...heldLocks]) held();
+    });
+  }
   return { file, holder, release };
 }
+
+/** Release functions of the locks this process holds, run on exit. */
+const heldLocks = new Set<() => void>();
+let exitHooked = false;
 
 /**
  * Moves a stale lock aside (rename is atomic), then checks that what it moved is the stale lock it
