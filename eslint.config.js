@@ -11,7 +11,9 @@ import tseslint from "typescript-eslint";
 // through @grok-tools/runtime/helpers, never node:fs; tool folders never import another tool's folder:
 // helpers shared by tools live in src/shared/. The one exception to the first rule is each package's
 // description loader (src/shared/description.ts): it reads the package's own files, not the workspace.
-const FS_EXCEPTIONS = ["packages/*/src/shared/description.ts"];
+// description.ts reads package files; subagent-types.ts reads the agent definition folders the
+// server was configured with (user configuration, not workspace files the model names).
+const FS_EXCEPTIONS = ["packages/*/src/shared/description.ts", "packages/tools-grokbuild/src/shared/subagents/subagent-types.ts"];
 // The concise twin is the same tool in the GrokBuildConcise namespace and runs the standard tool's code;
 // the two task tools share description text with get_task_output (descriptions are packaging's to move).
 const CROSS_TOOL_EXCEPTIONS = [

@@ -32,7 +32,10 @@ async function flaky(failures: number, code: GrpcStatus) {
     },
     listTools: (_call, callback) =>
       callback(null, {
-        tools: [ToolInfo.fromPartial({ name: "read_file", capabilities: { hasSideEffects: false } }), ToolInfo.fromPartial({ name: "edit", capabilities: { hasSideEffects: true } })],
+        tools: [
+          ToolInfo.fromPartial({ name: "read_file", capabilities: { hasSideEffects: false } }),
+          ToolInfo.fromPartial({ name: "edit", capabilities: { hasSideEffects: true } }),
+        ],
         totalCount: 2,
         enabledCount: 2,
       }),

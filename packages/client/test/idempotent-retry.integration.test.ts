@@ -6,8 +6,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ErrorCode } from "@grok-tools/proto";
+// The real server runs in this process so the test can restart it on the same state dir between
+// the cut reply and the retry; the client package itself never imports the server.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { createToolsServer, type ToolsServer } from "@grok-tools/server";
-import { createToolsClient, type ToolsClient } from "../src/index.js";
+import { createToolsClient } from "../src/index.js";
 import { CuttingProxy } from "./cutting-proxy.js";
 
 const TOOLS = [{ id: "GrokBuild:search_replace", paramsJson: '{"skip_read_before_edit":true}' }, { id: "GrokBuild:read_file" }];
@@ -77,6 +80,7 @@ describe("idempotent retries (call_id)", () => {
   it("the same holds across a server restart with the same state dir (routed session)", async () => {
     const dir = workspace();
     const first = await serve(dir);
+    // eslint-disable-next-line prefer-const -- assigned below, after the cleanup that reads it is registered
     let second: { server: ToolsServer; port: number } | undefined;
     cleanup.push(async () => {
       await first.server.shutdown(200);

@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { readFileSync } from "node:fs";
+import { X509Certificate, createPrivateKey } from "node:crypto";
 import path from "node:path";
 import { format } from "node:util";
 import { pino } from "pino";
@@ -16,6 +17,7 @@ import { type Logger } from "@grok-tools/runtime";
 import { MAX_MESSAGE_BYTES } from "@grok-tools/proto";
 import {
   BUILTIN_NAMESPACES,
+  SHUTDOWN_GRACE_MS,
   createToolsServer,
   DEFAULT_KEEPALIVE_TIME_MS,
   DEFAULT_KEEPALIVE_TIMEOUT_MS,
@@ -31,6 +33,9 @@ import { describeListenFailure, isLoopbackAddress, parseListenAddress } from "./
 import { ServerSetupError } from "./state/state-folder.js";
 import { StateFolderInUseError } from "./state/state-folder-lock.js";
 import { watchLauncher } from "./launcher-watch.js";
+import { createPrometheusMetrics } from "./metrics/server-metrics.js";
+import { serveMetrics } from "./metrics/metrics-endpoint.js";
+import { ConfigError, applyEnvAndFile, envName, formatSettings, loadConfigFile, type Setting } from "./config/flag-config.js";
 
 export { isLoopbackAddress } from "./listen-address.js";
 
@@ -52,6 +57,10 @@ export class StartupError extends Error {
 }
 
 interface ServerFlags {
+  config?: string;
+  printConfig?: boolean;
+  metricsListen?: string;
+  shutdownGrace: number;
   listen: string;
   workspace: string;
   stateDir?: string;
@@ -100,7 +109,9 @@ export async function main(argv: string[]): Promise<void> {
     .name("grok-tools-server")
     .description("Serve the Grok tools runtime (xai.grok.tools.v1.GrokToolsService) over gRPC.")
     .version(serverVersion, "-V, --version")
-    .option("--listen <address>", "HOST:PORT or unix:PATH (port 0 picks a free port)", process.env.GROK_TOOLS_LISTEN ?? DEFAULT_LISTEN)
+    .option("--config <file>", "read settings from a JSON or YAML file whose keys are these flags' names (flags and GROK_TOOLS_* variables win)")
+    .option("--print-config", "print the resulting settings (secrets masked) with where each came from, and exit")
+    .option("--listen <address>", "HOST:PORT or unix:PATH (port 0 picks a free port)", DEFAULT_LISTEN)
     .option("--workspace <dir>", "workspace folder the tools work in", process.cwd())
     .option("--state-dir <dir>", "root of the state folders, one per workspace (default: $XDG_STATE_HOME/grok-tools)")
     .option("--allow-path <dir...>", "extra folders file tools may reach besides the workspace")
@@ -159,6 +170,13 @@ export async function main(argv: string[]): Promise<void> {
         .default("workspace"),
     )
     .addOption(new Option("--log-level <level>", "log level").choices(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"))
+    .option(
+      "--shutdown-grace <ms>",
+      "on SIGTERM, how long running calls may finish before they are cut and their commands killed",
+      parseMilliseconds,
+      SHUTDOWN_GRACE_MS,
+    )
+    .option("--metrics-listen <address>", "serve Prometheus metrics over HTTP at HOST:PORT/metrics (off by default)")
     .exitOverride()
     .showHelpAfterError("(run grok-tools-server --help for the flags)");
   try {
@@ -172,7 +190,28 @@ export async function main(argv: string[]): Promise<void> {
     }
     throw error;
   }
+  // Flags > GROK_TOOLS_* variables > --config file > defaults, for every flag of the table above.
+  let settings: Setting[];
+  try {
+    const configFile =
+      program.getOptionValueSource("config") === "cli" ? (program.opts<ServerFlags>().config as string) : process.env[envName("config")] || undefined;
+    settings = applyEnvAndFile(program, {
+      env: process.env,
+      ...(configFile ? { file: loadConfigFile(configFile) } : {}),
+      actionFlags: ["version", "print-config"],
+      notInFile: ["config"],
+    });
+  } catch (error) {
+    stopper.dispose();
+    if (error instanceof ConfigError) throw new StartupError(error.message, EXIT_USAGE);
+    throw error;
+  }
   const opts = program.opts<ServerFlags>();
+  if (opts.printConfig) {
+    stopper.dispose();
+    process.stdout.write(formatSettings(settings));
+    return;
+  }
   const log = pino({ level: opts.logLevel, base: { service: "grok-tools-server" } }, pino.destination(2)) as unknown as Logger;
   stopper.log = log;
   watchLauncher((parent) => {
@@ -187,7 +226,15 @@ export async function main(argv: string[]): Promise<void> {
   };
   let authToken: string | undefined;
   try {
-    authToken = readAuthToken(opts, process.env)?.token;
+    // The variable is read (and then wiped) by readAuthToken itself, which knows it came from there.
+    const tokenFromEnv = settings.find((s) => s.attribute === "authToken")?.source === "env";
+    authToken = readAuthToken(
+      {
+        ...(tokenFromEnv || opts.authToken === undefined ? {} : { authToken: opts.authToken }),
+        ...(opts.authTokenFile === undefined ? {} : { authTokenFile: opts.authTokenFile }),
+      },
+      process.env,
+    )?.token;
   } catch (error) {
     usage((error as Error).message);
   }
@@ -218,9 +265,20 @@ export async function main(argv: string[]): Promise<void> {
           ...(opts.tlsClientCa ? { ca: readFlagFile("--tls-client-ca", opts.tlsClientCa) } : {}),
         }
       : undefined;
+  if (tls) checkTlsMaterial(tls, opts);
   if (!isLoopbackAddress(opts.listen) && !authToken && !tls && !opts.insecure) {
     usage(`refusing to listen on ${opts.listen} without --auth-token-file (or --auth-token) or TLS; pass --insecure to do it anyway`);
   }
+
+  if (opts.metricsListen !== undefined) {
+    try {
+      parseListenAddress(opts.metricsListen);
+    } catch (error) {
+      usage((error as Error).message.replace(/^--listen/, "--metrics-listen"));
+    }
+  }
+  let server: ToolsServer | undefined;
+  const metrics = opts.metricsListen === undefined ? undefined : createPrometheusMetrics({ runningTasks: () => server?.runningTasks() ?? 0 });
 
   const workspace = path.resolve(opts.workspace);
   let namespaces;
@@ -235,9 +293,9 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     usage(`--agent ${opts.agent}: ${(error as Error).message}`);
   }
-  let server: ToolsServer;
   try {
     server = createToolsServer({
+      ...(metrics ? { metrics } : {}),
       workspace,
       ...(opts.stateDir ? { stateDir: path.resolve(opts.stateDir) } : {}),
       ...(opts.allowPath ? { allowPaths: opts.allowPath } : {}),
@@ -269,6 +327,7 @@ export async function main(argv: string[]): Promise<void> {
     throw error;
   }
   stopper.server = server;
+  stopper.graceMs = opts.shutdownGrace;
   let address: string;
   try {
     address = await server.listen(opts.listen);
@@ -276,13 +335,36 @@ export async function main(argv: string[]): Promise<void> {
     await server.shutdown(0);
     throw new StartupError(describeListenFailure(opts.listen, error), EXIT_FAILURE);
   }
+  let metricsAddress: string | undefined;
+  if (metrics && opts.metricsListen !== undefined) {
+    try {
+      metricsAddress = (await serveMetrics(opts.metricsListen, metrics.registry, log)).address;
+    } catch (error) {
+      await server.shutdown(0);
+      throw new StartupError(
+        describeListenFailure(opts.metricsListen, error)
+          .replace(/\(port 0 picks a free port\)/, "")
+          .replace("--listen", "--metrics-listen"),
+        EXIT_FAILURE,
+      );
+    }
+  }
   if (stopper.requested) return stopper.stopNow();
   const isolation = detectProcessIsolation();
   // Decision D4: say so when commands cannot get their own PID namespace.
   if (isolation.mode === "pid-namespace") log.info({ isolation: isolation.mode }, isolation.detail);
   else log.warn({ isolation: isolation.mode }, isolation.detail);
-  log.info({ address, workspace, stateDir: server.session.stateDir, fsScope: opts.fsScope }, "grok-tools-server ready");
-  process.stdout.write(`${JSON.stringify({ event: "listening", address })}\n`);
+  log.info(
+    {
+      address,
+      workspace,
+      stateDir: server.session.stateDir,
+      fsScope: opts.fsScope,
+      ...(metricsAddress ? { metrics: `http://${metricsAddress}/metrics` } : {}),
+    },
+    "grok-tools-server ready",
+  );
+  process.stdout.write(`${JSON.stringify({ event: "listening", address, ...(metricsAddress ? { metrics: metricsAddress } : {}) })}\n`);
   stopper.serving = true;
 }
 
@@ -291,6 +373,42 @@ function parseBufferBytes(value: string): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < 65536) throw new InvalidArgumentError("expected a whole number of bytes, at least 65536");
   return n;
+}
+
+/**
+ * Refuses certificate or key files that are not PEM, or a key that does not belong to the
+ * certificate, before binding (grpc-js would only say "DECODER routines::unsupported" at listen).
+ */
+function checkTlsMaterial(tls: { cert: Buffer; key: Buffer; ca?: Buffer }, opts: ServerFlags): void {
+  const fail = (flag: string, file: string | undefined, what: string): never => {
+    throw new StartupError(`${flag} ${file}: ${what}`, EXIT_USAGE);
+  };
+  let cert: X509Certificate | undefined;
+  try {
+    cert = new X509Certificate(tls.cert);
+  } catch {
+    fail("--tls-cert", opts.tlsCert, "not a PEM certificate");
+  }
+  let key;
+  try {
+    key = createPrivateKey(tls.key);
+  } catch {
+    fail("--tls-key", opts.tlsKey, "not a PEM private key (or it is encrypted)");
+  }
+  if (!cert!.checkPrivateKey(key!)) fail("--tls-key", opts.tlsKey, `this key does not belong to the certificate of --tls-cert ${opts.tlsCert}`);
+  if (tls.ca) {
+    try {
+      new X509Certificate(tls.ca);
+    } catch {
+      fail("--tls-client-ca", opts.tlsClientCa, "not a PEM certificate");
+    }
+  }
+}
+
+function parseMilliseconds(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value)) throw new InvalidArgumentError("expected a whole number of milliseconds, like 5000.");
+  return value;
 }
 
 function readFlagFile(flag: string, file: string): Buffer {
@@ -308,6 +426,7 @@ function readFlagFile(flag: string, file: string): Buffer {
 class Stopper {
   log: Logger | undefined;
   server: ToolsServer | undefined;
+  graceMs = SHUTDOWN_GRACE_MS;
   serving = false;
   requested: NodeJS.Signals | undefined;
   #stopping = false;
@@ -341,7 +460,7 @@ class Stopper {
   stopNow(): void {
     if (this.#stopping) return;
     this.#stopping = true;
-    this.server!.shutdown().then(
+    this.server!.shutdown(this.graceMs).then(
       () => process.exit(0),
       (error: unknown) => {
         this.log?.error({ err: error }, "shutdown failed");

@@ -15,6 +15,7 @@ import { GITIGNORE_POLICY, grokBuild, grokBuildConcise } from "@grok-tools/tools
 import { codex } from "@grok-tools/tools-codex";
 import { openCode } from "@grok-tools/tools-opencode";
 import { grokBuildHashline } from "@grok-tools/tools-hashline";
+import { taskManagerService } from "@grok-tools/tasks";
 import { createToolsService } from "./grpc/tools-service.js";
 import { buildRegistry } from "./namespace-registry.js";
 import { grpcError } from "./grpc/unary-handler.js";
@@ -23,6 +24,7 @@ import { addHealthAndReflection } from "./grpc/health-and-reflection.js";
 import { ToolsGrpcServer } from "./grpc/request-decoding.js";
 import { checkWorkspace, makeStateFolder, workspaceStateFolder } from "./state/state-folder.js";
 import { acquireStateFolderLock, StateFolderInUseError } from "./state/state-folder-lock.js";
+import { NO_METRICS, type ServerMetrics } from "./metrics/server-metrics.js";
 import { SessionRegistry } from "./sessions/session-registry.js";
 import { saveFinalize } from "./sessions/saved-finalize.js";
 
@@ -72,6 +74,8 @@ export interface ToolsServerOptions {
    * the middle is dropped with a marker (default 8 MiB).
    */
   liveOutputBufferBytes?: number;
+  /** Where calls, sessions and evictions are counted (default: nowhere); see createPrometheusMetrics. */
+  metrics?: ServerMetrics;
   /** Routed sessions (`x-grok-session-id`) held at once; a new one past it is RESOURCE_EXHAUSTED (default 256). */
   maxSessions?: number;
   /** Calls of one routed session running at once; one more is RESOURCE_EXHAUSTED (default 256; the default session has no limit). */
@@ -120,6 +124,8 @@ export interface ToolsServer {
   shutdown(graceMs?: number): Promise<void>;
   /** The default session (calls without `x-grok-session-id`). */
   readonly session: Session;
+  /** Commands running now over all sessions (the running-tasks metric). */
+  runningTasks(): number;
   /** Every routed session. */
   readonly sessions: SessionRegistry;
 }
@@ -169,9 +175,19 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   };
   const session = makeSession();
   const callbacks = new Map<Session, CallbackConnection>();
-  const sessions = new SessionRegistry({
+  const metrics = options.metrics ?? NO_METRICS;
+  // Routed sessions alive now, for the sessions and running-tasks metrics (the default session counts as one).
+  const liveSessions = new Set<Session>();
+  let evictionsSeen = 0;
+  metrics.setSessions(1);
+  const sessions: SessionRegistry = new SessionRegistry({
     defaultSession: session,
-    createSession: makeSession,
+    createSession: (id, folderName) => {
+      const made = makeSession(id, folderName);
+      liveSessions.add(made);
+      metrics.setSessions(1 + liveSessions.size);
+      return made;
+    },
     limits: {
       ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
       ...(options.maxCallsPerSession === undefined ? {} : { maxCallsPerSession: options.maxCallsPerSession }),
@@ -180,6 +196,9 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     log,
     ...(options.stateLock === "session" ? { lockSession: (opened: Session) => lockSessionFolder(opened, stateRoot, workspaceRealPath) } : {}),
     onClosed: (closed) => {
+      liveSessions.delete(closed);
+      metrics.setSessions(1 + liveSessions.size);
+      for (; evictionsSeen < sessions.evictions; evictionsSeen++) metrics.sessionEvicted("idle");
       callbacks.get(closed)?.close();
       callbacks.delete(closed);
     },
@@ -240,6 +259,7 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
       onFinalized,
       admit,
       log,
+      metrics,
       connectCallback,
       maxMessageBytes,
       ...(options.liveOutputBufferBytes === undefined ? {} : { liveOutputBufferBytes: options.liveOutputBufferBytes }),
@@ -257,10 +277,13 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   const lock = options.stateLock === "session" ? undefined : acquireStateFolderLock(stateFolder, stateRoot, workspaceRealPath);
   return {
     session,
+    runningTasks: () => [session, ...liveSessions].reduce((n, s) => n + (s.peekService(taskManagerService)?.runningCount ?? 0), 0),
     sessions,
     async listen(address) {
       // Temporaries a killed predecessor left beside the files it was replacing (issue #23 item 3).
-      await session.tempJournal.recover(log).catch((error: unknown) => log.warn({ err: error }, "could not remove leftover temporary files"));
+      // With per-session locks the default session's temporaries may be another live server's writes in flight.
+      if (options.stateLock !== "session")
+        await session.tempJournal.recover(log).catch((error: unknown) => log.warn({ err: error }, "could not remove leftover temporary files"));
       void detectSearchSandbox().then((sandbox) => {
         const fields = { searchSandbox: sandbox.mode, searchSandboxPolicy: sandbox.policy };
         // Searches that could leave the workspace are worth a warning; with --fs-scope any nothing is confined.

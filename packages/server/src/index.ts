@@ -29,3 +29,5 @@ export { ServerSetupError } from "./state/state-folder.js";
 export { LOCK_FILE_NAME, StateFolderInUseError, type LockHolder } from "./state/state-folder-lock.js";
 export { SERVED_SERVICES } from "./grpc/health-and-reflection.js";
 export { serverVersion } from "./version.js";
+export { NO_METRICS, METRIC_PREFIX, createPrometheusMetrics, type FinishedCall, type PrometheusMetrics, type ServerMetrics } from "./metrics/server-metrics.js";
+export { serveMetrics, type MetricsEndpoint } from "./metrics/metrics-endpoint.js";

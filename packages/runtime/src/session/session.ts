@@ -190,6 +190,11 @@ export class Session implements SessionHandle, CallHost {
     return this.configuration.activeReminders;
   }
 
+  /** The service of `key` if this session created it already (metrics read it without creating one). */
+  peekService<T>(key: ServiceKey<T, SessionHandle>): T | undefined {
+    return this.#services.get(key.name) as T | undefined;
+  }
+
   service<T>(key: ServiceKey<T, SessionHandle>): T {
     if (!this.#services.has(key.name)) {
       this.#services.set(key.name, key.create(this));

@@ -17,10 +17,12 @@ import {
   type GrokToolsServiceServer,
 } from "@grok-tools/proto";
 import { chunkUtf8, describeTool, describeTools, validateStreamChunkSize, violationSummary, type Session } from "@grok-tools/runtime/host";
-import { type Logger } from "@grok-tools/runtime";
+import { ErrorCode, type Logger } from "@grok-tools/runtime";
 import { uuidV7 } from "@grok-tools/runtime/helpers";
-import type { FinalizeInput } from "@grok-tools/runtime/host";
+import type { ExecuteOutcome, FinalizeInput } from "@grok-tools/runtime/host";
 import { SESSION_ID_HEADER, sessionIdOf } from "../sessions/session-id.js";
+import { NO_METRICS, type ServerMetrics } from "../metrics/server-metrics.js";
+import { beginCall, type CallNotes } from "./call-log.js";
 import { categoryName, fromExecuteRequest, fromTruncationConfig, toExecuteResponse, toMetadata, toProtoError, toToolInfo, toViolation } from "./to-proto.js";
 import { grpcError, statusFor, unaryHandler } from "./unary-handler.js";
 import { fitResult } from "./oversized-result.js";
@@ -46,6 +48,8 @@ export interface ToolsServiceContext {
   log: Logger;
   /** Dials the host's callback service for a finalized session (spec §7.5). */
   connectCallback?(session: Session, address: string, secret: string | undefined, sessionId: string | undefined): Promise<CallbackStatus>;
+  /** Counts every call (default: nothing). */
+  metrics?: ServerMetrics;
   /** The server's message size limit (default MAX_MESSAGE_BYTES): larger ExecuteTool results answer an error. */
   maxMessageBytes?: number;
   /** Live output queued per ExecuteToolStream call for a slow client before head+tail dropping (default 8 MiB). */
@@ -61,20 +65,23 @@ export const REPLAYED_TRAILER = "x-grok-replayed";
 /** Builds the service implementation. */
 export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImplementation {
   const service: GrokToolsServiceServer = {
-    executeTool: unaryHandler(ctx, "ExecuteTool", (req: ExecuteToolRequest, call, trailers) =>
-      withSession(ctx, call.metadata, async (session) => {
+    executeTool: unaryHandler(ctx, "ExecuteTool", (req: ExecuteToolRequest, call, trailers, notes) => {
+      notes.tool = req.toolName;
+      return withSession(ctx, call.metadata, async (session) => {
+        notes.sessionId ??= session.id;
         const controller = new AbortController();
         const onCancel = () => controller.abort(new Error("cancelled"));
         call.on("cancelled", onCancel);
         try {
           const outcome = await session.execute(fromExecuteRequest(req, controller.signal));
+          noteOutcome(notes, outcome);
           if (outcome.replayed) trailers.set(REPLAYED_TRAILER, "true");
           return toExecuteResponse(fitResult(outcome, req.toolName, ctx.maxMessageBytes ?? MAX_MESSAGE_BYTES));
         } finally {
           call.off("cancelled", onCancel);
         }
-      }),
-    ),
+      });
+    }),
 
     executeToolStream: (call: ServerWritableStream<ExecuteToolRequest, ToolStreamChunk>) => {
       void streamExecution(ctx, call);
@@ -158,7 +165,9 @@ async function finalizeIn(
   ctx.log.info({ tools: outcome.tools.map((t) => t.fqId), session: session.id }, "toolset finalized");
   await ctx.onFinalized?.(session, input, routedId);
   const callbackStatus =
-    req.clientCallbackAddr && ctx.connectCallback ? await ctx.connectCallback(session, req.clientCallbackAddr, req.clientCallbackSecret, req.sessionId) : undefined;
+    req.clientCallbackAddr && ctx.connectCallback
+      ? await ctx.connectCallback(session, req.clientCallbackAddr, req.clientCallbackSecret, req.sessionId)
+      : undefined;
   return {
     ...(callbackStatus ? { callbackStatus } : {}),
     success: true,
@@ -183,9 +192,11 @@ export function withSession<T>(
  * with the live-output header, the tool's live output first, as it is produced (issue 20).
  */
 async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStream<ExecuteToolRequest, ToolStreamChunk>): Promise<void> {
+  const record = beginCall(ctx.log, ctx.metrics ?? NO_METRICS, "ExecuteToolStream", call.metadata);
   try {
     ctx.admit(call.metadata);
     const req = call.request;
+    record.notes.tool = req.toolName;
     const chunkSize = validateStreamChunkSize(req.options?.streamChunkSize);
     if (!chunkSize.ok) throw grpcError(GrpcStatus.INVALID_ARGUMENT, chunkSize.message);
     const controller = new AbortController();
@@ -202,21 +213,30 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
     call.on("cancelled", () => {
       live?.abandon();
       controller.abort(new Error("cancelled"));
+      record.end(grpcError(GrpcStatus.CANCELLED, "cancelled"));
     });
-    const outcome = await withSession(ctx, call.metadata, (session) =>
-      session.execute({
+    const outcome = await withSession(ctx, call.metadata, (session) => {
+      record.notes.sessionId ??= session.id;
+      return session.execute({
         ...fromExecuteRequest(req, controller.signal),
         callId: requestCallId,
         ...(live ? { onOutput: (bytes: Uint8Array) => live.push(bytes) } : {}),
-      }),
-    );
-    if (call.cancelled) return;
+      });
+    });
+    noteOutcome(record.notes, outcome);
+    if (call.cancelled) {
+      record.end(grpcError(GrpcStatus.CANCELLED, "cancelled"));
+      return;
+    }
     // Live output first, all of it (or its head+tail), then the result as in the chunked form.
     if (live) {
       await live.close();
       if (live.droppedBytes > 0) ctx.log.info({ callId: requestCallId, droppedBytes: live.droppedBytes }, "live output dropped for a slow client");
     }
-    if (call.cancelled) return;
+    if (call.cancelled) {
+      record.end(grpcError(GrpcStatus.CANCELLED, "cancelled"));
+      return;
+    }
     const callId = outcome.callId;
     if (!outcome.ok) {
       await write(call, {
@@ -227,6 +247,7 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
         },
       });
       call.end(replayedTrailers(outcome.replayed));
+      record.end();
       return;
     }
     const prompt = chunkUtf8(outcome.promptText, chunkSize.size);
@@ -267,8 +288,11 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
       },
     });
     call.end(replayedTrailers(outcome.replayed));
+    record.end();
   } catch (error) {
-    call.emit("error", statusFor(error, "ExecuteToolStream", ctx.log));
+    const status = statusFor(error, "ExecuteToolStream", ctx.log);
+    record.end(status);
+    call.emit("error", status);
   }
 }
 
@@ -276,6 +300,14 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
 function wantsLiveOutput(metadata: Metadata): boolean {
   const value = metadata.get(LIVE_OUTPUT_HEADER)[0];
   return typeof value === "string" && (value === "1" || value.toLowerCase() === "true");
+}
+
+/** What the call log and metrics keep of an execution: never its input or output. */
+function noteOutcome(notes: CallNotes, outcome: ExecuteOutcome): void {
+  notes.callId = outcome.callId;
+  if (!outcome.ok) notes.toolErrorCode = outcome.error.code;
+  // An unknown name is the client's text: it must not become a metrics label.
+  notes.toolKnown = outcome.ok || (outcome.error.code !== ErrorCode.TOOL_NOT_FOUND && outcome.error.code !== ErrorCode.INVALID_TOOL_NAME);
 }
 
 /** The trailers of a stream's end: the replay marker when the answer is a replay. */

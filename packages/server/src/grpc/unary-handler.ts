@@ -6,12 +6,16 @@
 import { status as GrpcStatus, Metadata, type ServerUnaryCall, type sendUnaryData, type ServiceError } from "@grpc/grpc-js";
 import { PreconditionError } from "@grok-tools/runtime/host";
 import { type Logger } from "@grok-tools/runtime";
+import { NO_METRICS, type ServerMetrics } from "../metrics/server-metrics.js";
+import { beginCall, type CallNotes } from "./call-log.js";
 
 /** What a handler needs from its server. */
 export interface HandlerContext {
   /** Throws a ServiceError when the call is not allowed (auth, shutting down). */
   admit(metadata: Metadata): void;
   log: Logger;
+  /** Counts every call (default: nothing). */
+  metrics?: ServerMetrics;
 }
 
 /** A gRPC status error. */
@@ -38,20 +42,32 @@ export function statusFor(error: unknown, name: string, log: Logger): ServiceErr
 /** A grpc-js unary handler. */
 export type UnaryHandler<Req, Res> = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void;
 
-/** Wraps an async handler; `trailers` are sent with the response. */
+/**
+ * Wraps an async handler; `trailers` are sent with the response; what the handler writes into
+ * `notes` (tool, call id, session) goes into the call's log line and metrics.
+ */
 export function unaryHandler<Req, Res>(
   ctx: HandlerContext,
   name: string,
-  fn: (req: Req, call: ServerUnaryCall<Req, Res>, trailers: Metadata) => Promise<Res> | Res,
+  fn: (req: Req, call: ServerUnaryCall<Req, Res>, trailers: Metadata, notes: CallNotes) => Promise<Res> | Res,
 ): UnaryHandler<Req, Res> {
   return (call, callback) => {
     const trailers = new Metadata();
+    const record = beginCall(ctx.log, ctx.metrics ?? NO_METRICS, name, call.metadata);
     (async () => {
       ctx.admit(call.metadata);
-      return fn(call.request, call, trailers);
+      return fn(call.request, call, trailers, record.notes);
     })().then(
-      (response) => callback(null, response, trailers),
-      (error: unknown) => callback(statusFor(error, name, ctx.log)),
+      (response) => {
+        // The client gave up: it never sees this answer, so the call counts as cancelled.
+        record.end(call.cancelled ? grpcError(GrpcStatus.CANCELLED, "cancelled by the client") : undefined);
+        callback(null, response, trailers);
+      },
+      (error: unknown) => {
+        const status = statusFor(error, name, ctx.log);
+        record.end(status);
+        callback(status);
+      },
     );
   };
 }

@@ -1,0 +1,69 @@
+/**
+ * One record per finished RPC: a JSON log line (call id, session id, RPC, tool, duration, outcome)
+ * and the call metrics. Never the request's input, the result, or any header but the session id:
+ * inputs and results carry file contents, headers carry the token.
+ */
+import { status as GrpcStatus, type Metadata } from "@grpc/grpc-js";
+import { errorCodeName } from "@grok-tools/runtime/helpers";
+import type { Logger } from "@grok-tools/runtime";
+import type { ServerMetrics } from "../metrics/server-metrics.js";
+
+/** SESSION_ID_HEADER of sessions/session-id.ts (importing it from there would close an import cycle). */
+const SESSION_ID_HEADER = "x-grok-session-id";
+/** Longest client-chosen text (tool name, call id, session id) copied into a log line. */
+const MAX_LOGGED_CHARS = 128;
+
+/** What a handler learns about its call while serving it (all optional). */
+export interface CallNotes {
+  tool?: string;
+  /** Whether the tool is registered (an unknown name must not become a metrics label). */
+  toolKnown?: boolean;
+  callId?: string;
+  sessionId?: string;
+  /** The ToolError's numeric code when the response carries one. */
+  toolErrorCode?: number;
+}
+
+/** Starts timing a call; the returned function records its end with the error it failed with, if any. */
+export function beginCall(log: Logger, metrics: ServerMetrics, rpc: string, metadata: Metadata): { notes: CallNotes; end(error?: unknown): void } {
+  const started = process.hrtime.bigint();
+  metrics.callStarted(rpc);
+  const notes: CallNotes = {};
+  const header = metadata.get(SESSION_ID_HEADER)[0];
+  if (typeof header === "string" && header !== "") notes.sessionId = header;
+  let ended = false;
+  return {
+    notes,
+    end(error?: unknown) {
+      if (ended) return;
+      ended = true;
+      const durationSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const outcome = error === undefined ? (notes.toolErrorCode === undefined ? "ok" : "tool_error") : statusName(error);
+      const errorCode = notes.toolErrorCode === undefined ? undefined : errorCodeName(notes.toolErrorCode);
+      const tool = notes.tool === undefined ? "" : notes.toolKnown ? notes.tool : "(unknown)";
+      metrics.callFinished({ rpc, tool, outcome, ...(errorCode ? { errorCode } : {}), durationSeconds });
+      log.info(
+        {
+          rpc,
+          ...(notes.callId ? { callId: clip(notes.callId) } : {}),
+          ...(notes.sessionId ? { sessionId: clip(notes.sessionId) } : {}),
+          ...(notes.tool !== undefined ? { tool: clip(notes.tool) } : {}),
+          durationMs: Math.round(durationSeconds * 1e4) / 10,
+          outcome,
+          ...(errorCode ? { errorCode } : {}),
+        },
+        "call",
+      );
+    },
+  };
+}
+
+function statusName(error: unknown): string {
+  // Errors reaching here went through statusFor(): they are ServiceErrors with a numeric code.
+  const code = typeof (error as { code?: unknown })?.code === "number" ? (error as { code: number }).code : GrpcStatus.INTERNAL;
+  return (GrpcStatus[code] ?? "unknown").toLowerCase();
+}
+
+function clip(text: string): string {
+  return text.length > MAX_LOGGED_CHARS ? `${text.slice(0, MAX_LOGGED_CHARS)}…` : text;
+}
