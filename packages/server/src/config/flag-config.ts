@@ -6,8 +6,11 @@
  */
 import type { Command, Option } from "commander";
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
+
+// Required on use: only a server started with a YAML --config pays for loading the parser (issue #18's start-up budget).
+const parseYaml = (text: string): unknown => (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(text);
 
 /** Prefix of every flag's environment variable. */
 export const ENV_PREFIX = "GROK_TOOLS_";

@@ -4,10 +4,13 @@
  * JSON) in the task tool's `agent_dirs`. Reading and parsing only; validation texts are the tool's.
  */
 import { readdir, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
 import type { ToolKind } from "@grok-tools/runtime";
 import type { CapabilityMode } from "./capability-mode.js";
+
+/** yaml is required on the first agent file, not at start-up (issue #18: most sessions define no agent types). */
+const parseYaml = (text: string): unknown => (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(text);
 
 /** One spawnable type. */
 export interface SubagentType {
