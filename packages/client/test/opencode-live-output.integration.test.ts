@@ -17,7 +17,7 @@ let root: string;
 let server: SpawnedServer;
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), "gtc-oc-live-"));
-  server = await spawnServer({ workspace: root, stateDir: path.join(root, ".state"), startupTimeoutMs: 60_000 });
+  server = await spawnServer({ workspace: root, stateDir: path.join(root, ".state") });
   const finalized = await server.client.finalize({ tools: [{ id: "OpenCode:bash" }] });
   expect(finalized.success).toBe(true);
 });

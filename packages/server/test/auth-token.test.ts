@@ -3,13 +3,16 @@
 // server and of every process it started once it listens (/proc/PID/cmdline, what `ps` shows, and
 // /proc/PID/environ). Only the spawned server's own process tree is looked at: other processes of
 // the machine (another test's server with a token on its command line) are none of this test's business.
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it, jest } from "@jest/globals";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { ExecuteToolRequest, FinalizeToolServerConfigRequest, GrokToolsServiceClient, type ExecuteToolResponse } from "@grok-tools/proto";
-import { cleanUp, startServer, tempDir } from "./run-server.js";
+import { cleanUp, SERVER_TEST_TIMEOUT_MS, startServer, tempDir } from "./run-server.js";
+
+// Each test starts a server process: on a loaded machine its start alone can take tens of seconds.
+jest.setTimeout(SERVER_TEST_TIMEOUT_MS);
 
 afterEach(cleanUp);
 
