@@ -10,8 +10,12 @@ import { createToolsClient, type ToolsClient, type ToolsClientOptions } from "./
 
 /** Name of the server's command. */
 export const SERVER_COMMAND = "grok-tools-server";
-/** How long spawnServer waits for the listening line by default. */
-export const DEFAULT_STARTUP_TIMEOUT_MS = 20_000;
+/**
+ * How long spawnServer waits for the listening line by default: a Node start, module loading and
+ * the first bind take seconds on a machine shared with builds and other servers (20 s was too
+ * short there). A server that fails exits, which ends the wait at once, so only a hung one waits this long.
+ */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
 /** How long close() waits after SIGTERM before it sends SIGKILL. */
 export const DEFAULT_STOP_TIMEOUT_MS = 5_000;
 /** How much of the server's stderr is kept for error messages. */
@@ -43,7 +47,7 @@ export interface SpawnServerOptions {
   authToken?: string;
   /** Environment of the server (default: this process's environment). */
   env?: NodeJS.ProcessEnv;
-  /** Milliseconds to wait for the listening line (default 20 s). */
+  /** Milliseconds to wait for the listening line (default {@link DEFAULT_STARTUP_TIMEOUT_MS}, 60 s). */
   startupTimeoutMs?: number;
   /** Called with every chunk the server writes to stderr (its JSON log). */
   onStderr?: (text: string) => void;

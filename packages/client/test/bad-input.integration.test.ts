@@ -1,13 +1,17 @@
 // Integration (issue 23.6): bad input gets a clear INVALID_INPUT (or INVALID_ARGUMENT for a body
 // that is no protobuf), never INTERNAL, through the real grok-tools-server and the real client; the
 // garbage body goes through a raw grpc-js client, since ours cannot send one.
-import { afterAll, beforeAll, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, expect, it, jest } from "@jest/globals";
 import { Client, credentials, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { ErrorCode } from "@grok-tools/proto";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnServer, type SpawnedServer } from "../src/spawn-server.js";
+import { spawnTimeoutMs } from "./timeouts.js";
+
+// The hook and some tests start servers, up to two one after another.
+jest.setTimeout(spawnTimeoutMs(2));
 
 const SERVICE = "/xai.grok.tools.v1.GrokToolsService";
 /** Eleven 0xff bytes: a varint longer than protobuf allows. */
@@ -33,7 +37,7 @@ beforeAll(async () => {
     ],
   });
   expect(finalized.success).toBe(true);
-}, 60_000);
+});
 
 afterAll(async () => {
   await server?.close();
@@ -196,4 +200,4 @@ it("keeps a todo id __proto__ from initial state through a merge and a restart; 
   } finally {
     await second.close();
   }
-}, 60_000);
+});

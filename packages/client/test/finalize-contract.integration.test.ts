@@ -2,13 +2,14 @@
 // server per case (a toolset can be finalized once), every violation category reachable with the
 // built-in tools, presets, overrides and the state merge. The whole model- and host-facing answer is
 // pinned in test/golden/finalize-contract.json (UPDATE_GOLDEN=1 rewrites it; review the diff).
-import { afterAll, beforeAll, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, expect, it, jest } from "@jest/globals";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { DeepPartial, FinalizeToolServerConfigRequest } from "@grok-tools/proto";
 import { spawnServer } from "../src/spawn-server.js";
+import { spawnTimeoutMs } from "./timeouts.js";
 
 const GOLDEN = path.join(import.meta.dirname, "golden", "finalize-contract.json");
 const BG_TOOLS = [{ id: "GrokBuild:get_task_output" }, { id: "GrokBuild:kill_task" }];
@@ -88,6 +89,9 @@ const CASES: Record<string, { request: DeepPartial<FinalizeToolServerConfigReque
   },
 };
 
+// Every case starts its own server, four at a time, the batches one after another.
+jest.setTimeout(spawnTimeoutMs(Math.ceil(Object.keys(CASES).length / 4)));
+
 let root: string;
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), "gtc-finalize-"));
@@ -145,4 +149,4 @@ it("answers every finalize case as pinned in the golden file", async () => {
   const text = `${JSON.stringify(actual, null, 2)}\n`;
   if (process.env.UPDATE_GOLDEN === "1" || !existsSync(GOLDEN)) writeFileSync(GOLDEN, text);
   expect(JSON.parse(text)).toEqual(JSON.parse(readFileSync(GOLDEN, "utf8")));
-}, 120_000);
+});

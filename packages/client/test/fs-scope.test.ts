@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, readFile, readdir, realpath, rm, symlink, writeFile } f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnServer, type SpawnedServer } from "../src/spawn-server.js";
+import { spawnTimeoutMs } from "./timeouts.js";
 import type { ToolCallResult } from "../src/tool-result.js";
 
 const TOOLS = [
@@ -70,7 +71,7 @@ describe("--fs-scope any", () => {
   let env: Awaited<ReturnType<typeof start>>;
   beforeAll(async () => {
     env = await start("any", ["--fs-scope", "any"]);
-  });
+  }, spawnTimeoutMs());
   afterAll(async () => {
     await env?.server.close();
   });
@@ -96,7 +97,7 @@ describe("the default scope", () => {
   let env: Awaited<ReturnType<typeof start>>;
   beforeAll(async () => {
     env = await start("default", []);
-  });
+  }, spawnTimeoutMs());
   afterAll(async () => {
     await env?.server.close();
   });

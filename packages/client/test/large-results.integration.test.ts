@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnServer, type SpawnedServer } from "../src/spawn-server.js";
+import { spawnTimeoutMs } from "./timeouts.js";
 
 const FIVE_MB_LINES = 100_000;
 /** 100 000 lines of 52 bytes: 5.2 MB. */
@@ -30,7 +31,7 @@ beforeAll(async () => {
     ],
   });
   expect(finalized.success).toBe(true);
-}, 60_000);
+}, spawnTimeoutMs());
 
 afterAll(async () => {
   await server?.close();

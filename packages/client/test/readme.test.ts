@@ -8,7 +8,7 @@
 // "Add a namespace" example (packages/server/test/namespaces.test.ts runs it).
 // Addresses: the recipes use the default 127.0.0.1:50051; here GROK_TOOLS_LISTEN=127.0.0.1:0 and
 // GROK_TOOLS_ADDRESS point them at a free port instead, so parallel runs on one machine do not collide.
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it, jest } from "@jest/globals";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +22,8 @@ const README = readFileSync(path.join(ROOT, "README.md"), "utf8");
 /** Generous: `npm start` builds the server with Nx first, and the machine is shared. */
 const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 15_000;
+// Every test starts a server through npm, npx or its bin and waits for its listening line.
+jest.setTimeout(START_TIMEOUT_MS);
 
 /** The fenced code blocks of the README section under `## heading`. */
 function blocks(heading: string, lang: string): string[] {

@@ -9,6 +9,7 @@ import path from "node:path";
 import { runCli } from "../src/cli.js";
 import { createToolsClient } from "../src/client.js";
 import { spawnServer, type SpawnedServer } from "../src/spawn-server.js";
+import { spawnTimeoutMs } from "./timeouts.js";
 
 const PATCH_TOOL = "Codex:apply_patch";
 const addFile = (name: string, line: string) => ({ patch: `*** Begin Patch\n*** Add File: ${name}\n+${line}\n*** End Patch` });
@@ -32,7 +33,7 @@ describe("the real server over TCP", () => {
   let workspace: string;
   beforeAll(async () => {
     ({ server, workspace } = await start("tcp", "tcp"));
-  });
+  }, spawnTimeoutMs());
   afterAll(async () => {
     await server?.close();
   });
@@ -112,7 +113,7 @@ describe("the real server over a unix socket, with a token", () => {
   beforeAll(async () => {
     ({ server, workspace } = await start("unix", "unix", TOKEN));
     await writeFile(path.join(workspace, "README.md"), "# Interop readme\nsecond line\n");
-  });
+  }, spawnTimeoutMs());
   afterAll(async () => {
     await server?.close();
   });

@@ -2,12 +2,16 @@
 // state change is already in the state file when the ack arrives, and a state write that fails at
 // run time reaches the caller as EXECUTION_FAILED saying the call's effect happened. (The kill -9
 // run is the durability stress, test/stress/durability.stress.ts.)
-import { afterAll, beforeAll, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, expect, it, jest } from "@jest/globals";
 import { ErrorCode } from "@grok-tools/proto";
 import { mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnServer, type SpawnedServer } from "../src/spawn-server.js";
+import { spawnTimeoutMs } from "./timeouts.js";
+
+// The hook and a test start a server each.
+jest.setTimeout(spawnTimeoutMs());
 
 const STATE_FILE = "resources_state.json";
 
@@ -34,7 +38,7 @@ beforeAll(async () => {
     tools: [{ id: "GrokBuild:todo_write" }, { id: "GrokBuild:search_replace" }, { id: "GrokBuild:read_file" }],
   });
   expect(finalized.success).toBe(true);
-}, 60_000);
+});
 
 afterAll(async () => {
   await server?.close();
@@ -113,4 +117,4 @@ it("finalizes when the state cannot be written, and says so in the message", asy
     await own.close();
     await rm(kept, { recursive: true, force: true });
   }
-}, 60_000);
+});

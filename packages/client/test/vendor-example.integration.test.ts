@@ -2,13 +2,17 @@
 // runtime README's Acme example, checked here to be the README's code), loaded into the real server by
 // package name and exercised through the real client: the tool and its resource, the toolset rule,
 // the reminder, and a ToolError.
-import { afterEach, expect, it } from "@jest/globals";
+import { afterEach, expect, it, jest } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ErrorCode } from "@grok-tools/proto";
 import { spawnServer, type SpawnedServer } from "../src/spawn-server.js";
+import { spawnTimeoutMs } from "./timeouts.js";
+
+// Each test starts its own server.
+jest.setTimeout(spawnTimeoutMs());
 
 const PACKAGES = path.resolve(import.meta.dirname, "..", "..");
 let server: SpawnedServer | undefined;

@@ -1,13 +1,18 @@
 // The server's bearer token: read from a file or stdin (--auth-token-file), from --auth-token or
 // from GROK_TOOLS_AUTH_TOKEN, and in every case absent from what other processes can read of the
-// server once it listens (/proc/PID/cmdline, what `ps -eo args` shows, and /proc/PID/environ).
-import { afterEach, describe, expect, it } from "@jest/globals";
+// server and of every process it started once it listens (/proc/PID/cmdline, what `ps` shows, and
+// /proc/PID/environ). Only the spawned server's own process tree is looked at: other processes of
+// the machine (another test's server with a token on its command line) are none of this test's business.
+import { afterEach, describe, expect, it, jest } from "@jest/globals";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { ExecuteToolRequest, FinalizeToolServerConfigRequest, GrokToolsServiceClient, type ExecuteToolResponse } from "@grok-tools/proto";
-import { cleanUp, startServer, tempDir } from "./run-server.js";
+import { cleanUp, SERVER_TEST_TIMEOUT_MS, startServer, tempDir } from "./run-server.js";
+
+// Each test starts a server process: on a loaded machine its start alone can take tens of seconds.
+jest.setTimeout(SERVER_TEST_TIMEOUT_MS);
 
 afterEach(cleanUp);
 
@@ -64,21 +69,70 @@ async function runCommand(address: string, token: string, command: string): Prom
   }
 }
 
-/** What another process of this user can read about the server. */
-function visible(pid: number): { cmdline: string; environ: string; ps: string } {
-  return {
-    cmdline: readFileSync(`/proc/${pid}/cmdline`, "utf8"),
-    environ: readFileSync(`/proc/${pid}/environ`, "utf8"),
-    ps: execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }),
-  };
+/** `/proc/PID/FILE`, or "" when the process has gone in the meantime. */
+function procText(pid: number, file: "cmdline" | "environ"): string {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * `root` and every process below it, level by level with `ps --ppid` (this kernel may lack
+ * /proc/PID/task/TID/children). A process that daemonized away from the tree is not followed.
+ */
+function processTree(root: number): number[] {
+  const tree = [root];
+  let level = [root];
+  while (level.length > 0) {
+    let out = "";
+    try {
+      out = execFileSync("ps", ["-o", "pid=", "--ppid", level.join(",")], { encoding: "utf8" });
+    } catch {
+      // ps exits 1 when no process has one of these parents.
+    }
+    level = out
+      .split("\n")
+      .map((line) => Number(line.trim()))
+      .filter((pid) => Number.isInteger(pid) && pid > 0 && !tree.includes(pid));
+    tree.push(...level);
+  }
+  return tree;
+}
+
+/** What another process of this user can read about the server and the processes it started. */
+function visible(pid: number): { cmdline: string; environ: string; ps: string; tree: Array<{ pid: number; cmdline: string; environ: string }> } {
+  const tree = processTree(pid).map((p) => ({ pid: p, cmdline: procText(p, "cmdline"), environ: procText(p, "environ") }));
+  let ps = "";
+  try {
+    ps = execFileSync("ps", ["-o", "args=", "-p", tree.map((p) => p.pid).join(",")], { encoding: "utf8" });
+  } catch {
+    // Every one of them exited between the two looks.
+  }
+  return { cmdline: tree[0]!.cmdline, environ: tree[0]!.environ, ps, tree };
 }
 
 function expectHidden(pid: number) {
   const seen = visible(pid);
-  expect(seen.cmdline).not.toContain(TOKEN);
-  expect(seen.environ).not.toContain(TOKEN);
+  // The server itself must have been readable, or the checks below would pass on nothing.
+  expect(seen.cmdline).not.toBe("");
+  expect(seen.environ).toContain("PATH=");
+  for (const p of seen.tree) {
+    expect({ pid: p.pid, cmdline: p.cmdline.includes(TOKEN) }).toEqual({ pid: p.pid, cmdline: false });
+    expect({ pid: p.pid, environ: p.environ.includes(TOKEN) }).toEqual({ pid: p.pid, environ: false });
+  }
   expect(seen.ps).not.toContain(TOKEN);
   return seen;
+}
+
+async function eventually<T>(probe: () => T | undefined, timeoutMs: number): Promise<T | undefined> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const found = probe();
+    if (found !== undefined || Date.now() > until) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 describe("--auth-token-file", () => {
@@ -150,5 +204,29 @@ describe("--auth-token and GROK_TOOLS_AUTH_TOKEN", () => {
     expect(output).toContain("END");
     expect(output).not.toContain(TOKEN);
     expect(output).toContain("INHERITED=0");
+  });
+
+  it("a command that runs shows the token nowhere: not in its argv or environment, nor any process the server started", async () => {
+    const dir = tempDir();
+    const server = startServer(baseArgs(dir), { env: { ...process.env, GROK_TOOLS_AUTH_TOKEN: TOKEN } });
+    const address = await server.listening;
+    const pid = server.child.pid!;
+    const marker = `waiting-${process.pid}-${Date.now()}`;
+    const go = path.join(dir, "go");
+    // The command waits for a file, so the test looks at it while it runs, without a sleep of its own.
+    const pending = runCommand(address, TOKEN, `: ${marker}; while [ ! -e ${go} ]; do sleep 0.05; done; echo END`);
+    pending.catch(() => undefined);
+    try {
+      const command = await eventually(() => visible(pid).tree.find((p) => p.cmdline.includes(marker)), 60_000);
+      expect(command).toBeDefined();
+      // Its environment was readable, so the check below looked at something.
+      expect(command!.environ).toContain("PATH=");
+      expectHidden(pid);
+    } finally {
+      // Let the command end even when a check failed, so that no process outlives the test.
+      writeFileSync(go, "");
+      await pending.catch(() => undefined);
+    }
+    expect(await pending).toContain("END");
   });
 });

@@ -1,12 +1,15 @@
 // The grok-tools-server command as ops run it: flags, the one listening line on stdout, JSON logs on
 // stderr, an agent definition file, refusal of unsafe exposure, and a clean exit on SIGTERM.
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it, jest } from "@jest/globals";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { credentials, type ServiceError } from "@grpc/grpc-js";
 import { FinalizeToolServerConfigRequest, GrokToolsServiceClient, type GetAgentInfoResponse, type GetSystemPromptResponse } from "@grok-tools/proto";
-import { cleanUp, startServer as start, tempDir } from "./run-server.js";
+import { cleanUp, SERVER_TEST_TIMEOUT_MS, startServer as start, tempDir } from "./run-server.js";
+
+// Each test starts a server process: on a loaded machine its start alone can take tens of seconds.
+jest.setTimeout(SERVER_TEST_TIMEOUT_MS);
 
 const PAUSE_AFTER_LISTENING = pathToFileURL(path.resolve(import.meta.dirname, "../../../test/fixtures/pause-after-listening.mjs")).href;
 

@@ -2,7 +2,7 @@
 // listens, naming the package and the reason (wrong shape, a duplicate tool id, a missing dependency,
 // a namespace name that is taken), by package name (--namespace) and by createToolsServer({ namespaces }).
 // Also: the server ships OpenCode and GrokBuildHashline, usable through the real client.
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it, jest } from "@jest/globals";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -10,7 +10,10 @@ import { credentials, type ServiceError } from "@grpc/grpc-js";
 import { ExecuteToolRequest, FinalizeToolServerConfigRequest, GrokToolsServiceClient, type ExecuteToolResponse } from "@grok-tools/proto";
 import { Type, defineNamespace, defineTool } from "@grok-tools/runtime";
 import { BUILTIN_NAMESPACES, NamespaceRegistrationError, createToolsServer, type ToolsServer } from "@grok-tools/server";
-import { cleanUp, startServer, tempDir } from "./run-server.js";
+import { cleanUp, SERVER_TEST_TIMEOUT_MS, startServer, tempDir } from "./run-server.js";
+
+// Each test starts a server process: on a loaded machine its start alone can take tens of seconds.
+jest.setTimeout(SERVER_TEST_TIMEOUT_MS);
 
 const EXIT_USAGE = 2;
 const servers: ToolsServer[] = [];

@@ -2,13 +2,16 @@
 // example as written, and a package linked for local development the way `npm install ../my-ns`
 // links it (a symlink node_modules/my-ns -> ../../my-ns), whose peer @grok-tools/runtime must come
 // from the server: the link's real folder has none, or only a dev copy that must not load.
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it, jest } from "@jest/globals";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { credentials, type ServiceError } from "@grpc/grpc-js";
 import { ExecuteToolRequest, FinalizeToolServerConfigRequest, GrokToolsServiceClient, type ExecuteToolResponse } from "@grok-tools/proto";
-import { cleanUp, startServer, tempDir } from "./run-server.js";
+import { cleanUp, SERVER_TEST_TIMEOUT_MS, startServer, tempDir } from "./run-server.js";
+
+// Each test starts a server process: on a loaded machine its start alone can take tens of seconds.
+jest.setTimeout(SERVER_TEST_TIMEOUT_MS);
 
 afterEach(cleanUp);
 

@@ -1,11 +1,14 @@
 // Server reflection as grpcurl and Postman use it, against the real command: it lists exactly the
 // services the server answers (tools, health, reflection) and can describe each of them.
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { credentials, loadPackageDefinition, type ClientDuplexStream, type GrpcObject, type ServiceClientConstructor, type ServiceError } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
-import { cleanUp, startServer, tempDir } from "./run-server.js";
+import { cleanUp, SERVER_TEST_TIMEOUT_MS, startServer, tempDir } from "./run-server.js";
+
+// Each test starts a server process: on a loaded machine its start alone can take tens of seconds.
+jest.setTimeout(SERVER_TEST_TIMEOUT_MS);
 
 const require = createRequire(import.meta.url);
 const SERVED = [

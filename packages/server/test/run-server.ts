@@ -7,13 +7,20 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 
 export const BIN = path.resolve(import.meta.dirname, "../bin/grok-tools-server.js");
+/**
+ * How long `listening` waits for the listening line: a Node start, module loading and the first
+ * bind take seconds on a machine shared with other builds, far more than on an idle one.
+ */
+export const STARTUP_TIMEOUT_MS = 60_000;
+/** Jest timeout of a test that starts servers: above {@link STARTUP_TIMEOUT_MS}, so that its message wins. */
+export const SERVER_TEST_TIMEOUT_MS = 2 * STARTUP_TIMEOUT_MS;
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 
 export interface RunningServer {
   child: ChildProcess;
-  /** The address of the listening line; rejects when the process exits first. */
+  /** The address of the listening line; rejects when the process exits first or after {@link STARTUP_TIMEOUT_MS}. */
   listening: Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stdout: () => string;
@@ -52,6 +59,7 @@ export function startServer(args: string[], options: StartOptions = {}): Running
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on("exit", (code, signal) => resolve({ code, signal })),
   );
+  let startupTimer: NodeJS.Timeout | undefined;
   const listening = new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on("line", (line) => {
       stdout += `${line}\n`;
@@ -63,7 +71,15 @@ export function startServer(args: string[], options: StartOptions = {}): Running
       }
     });
     void exited.then(({ code, signal }) => reject(new Error(`exited ${signal ?? code} before listening; stdout=${stdout} stderr=${stderr}`)));
+    startupTimer = setTimeout(
+      () => reject(new Error(`no listening line within ${STARTUP_TIMEOUT_MS / 1000} s; stdout=${stdout} stderr=${stderr}`)),
+      STARTUP_TIMEOUT_MS,
+    );
+    // The bound never keeps the test process alive by itself.
+    startupTimer.unref();
   });
+  // Whichever settles the wait first (the line, the exit, the bound) ends the timer.
+  void listening.finally(() => clearTimeout(startupTimer)).catch(() => undefined);
   listening.catch(() => undefined);
   return { child, listening, exited, stdout: () => stdout, stderr: () => stderr };
 }

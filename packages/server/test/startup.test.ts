@@ -1,12 +1,15 @@
 // What grok-tools-server refuses before it listens, and how it says so: bad flags (exit 2), a missing
 // or non-folder workspace, an unwritable state folder, a state folder held by another server, an
 // address in use (exit 1). Also: state keyed by workspace, and a stale lock after kill -9.
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it, jest } from "@jest/globals";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { credentials, type ServiceError } from "@grpc/grpc-js";
 import { GrokToolsServiceClient, FinalizeToolServerConfigRequest, type ExecuteToolResponse } from "@grok-tools/proto";
-import { cleanUp, startServer, tempDir } from "./run-server.js";
+import { cleanUp, SERVER_TEST_TIMEOUT_MS, startServer, tempDir } from "./run-server.js";
+
+// Each test starts a server process: on a loaded machine its start alone can take tens of seconds.
+jest.setTimeout(SERVER_TEST_TIMEOUT_MS);
 
 afterEach(cleanUp);
 

@@ -6,6 +6,7 @@
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { ErrorCode } from "@grok-tools/runtime";
 import { Session, ToolRegistry } from "@grok-tools/runtime/host";
 import openCode from "../src/index.js";
 
@@ -58,4 +59,23 @@ test("glob and grep refuse a folder outside the workspace", async () => {
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toMatch(/^Permission denied: \/etc is outside the folders this session may access/);
   }
+});
+
+test("grep reports a ripgrep that cannot start as EXECUTION_FAILED, and a cancelled search as CANCELLED", async () => {
+  await writeFile(path.join(root, "a.txt"), "hello\n");
+  const saved = process.env.RG_BIN_PATH;
+  process.env.RG_BIN_PATH = path.join(root, "no-such-rg");
+  try {
+    const missing = await call("grep", { pattern: "hello" });
+    expect(missing.ok).toBe(false);
+    if (!missing.ok) expect(missing.error).toMatchObject({ code: ErrorCode.EXECUTION_FAILED, message: expect.stringMatching(/^Error spawning rg: /) });
+  } finally {
+    if (saved === undefined) delete process.env.RG_BIN_PATH;
+    else process.env.RG_BIN_PATH = saved;
+  }
+  const controller = new AbortController();
+  controller.abort();
+  const cancelled = await session.execute({ toolName: "grep", inputJson: JSON.stringify({ pattern: "hello" }), signal: controller.signal });
+  expect(cancelled.ok).toBe(false);
+  if (!cancelled.ok) expect(cancelled.error).toMatchObject({ code: ErrorCode.CANCELLED, message: "The search was cancelled." });
 });

@@ -75,7 +75,6 @@ export async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolR
   };
   if (!isDirectory(cwd)) failed(new Error(`working directory does not exist: ${cwd}`));
 
-  // TODO(stream20, once merged): add `...(ctx.liveOutput ? { onOutput: (chunk: Buffer) => ctx.emitOutput(chunk) } : {}),` to runForeground below.
   const outcome = await ctx.session
     .service(taskManagerService)
     .runForeground({
@@ -88,6 +87,9 @@ export async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolR
       notify,
       timeoutMs,
       signal: ctx.signal,
+      // Live output for a streaming caller (issue 20): the raw bytes as read, so a client sees the
+      // command print while it runs; the prompt text built below stays the authoritative result.
+      ...(ctx.liveOutput ? { onOutput: (chunk: Buffer) => ctx.emitOutput(chunk) } : {}),
     })
     .catch(failed);
   const result = outcome.result;
