@@ -67,20 +67,20 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
   const service: GrokToolsServiceServer = {
     executeTool: unaryHandler(ctx, "ExecuteTool", (req: ExecuteToolRequest, call, trailers, notes) => {
       notes.tool = req.toolName;
+      // Listening from the handler's first turn, and looking at `call.cancelled` too: on a busy server
+      // the client's cancel can be processed before the handler runs (or while a routed session warm-starts),
+      // and a missed event would let a cancelled call still run its command later.
+      const controller = new AbortController();
+      const onCancel = () => controller.abort(new Error("cancelled"));
+      call.on("cancelled", onCancel);
+      if (call.cancelled) onCancel();
       return withSession(ctx, call.metadata, async (session) => {
         notes.sessionId ??= session.id;
-        const controller = new AbortController();
-        const onCancel = () => controller.abort(new Error("cancelled"));
-        call.on("cancelled", onCancel);
-        try {
-          const outcome = await session.execute(fromExecuteRequest(req, controller.signal));
-          noteOutcome(notes, outcome);
-          if (outcome.replayed) trailers.set(REPLAYED_TRAILER, "true");
-          return toExecuteResponse(fitResult(outcome, req.toolName, ctx.maxMessageBytes ?? MAX_MESSAGE_BYTES));
-        } finally {
-          call.off("cancelled", onCancel);
-        }
-      });
+        const outcome = await session.execute(fromExecuteRequest(req, controller.signal));
+        noteOutcome(notes, outcome);
+        if (outcome.replayed) trailers.set(REPLAYED_TRAILER, "true");
+        return toExecuteResponse(fitResult(outcome, req.toolName, ctx.maxMessageBytes ?? MAX_MESSAGE_BYTES));
+      }).finally(() => call.off("cancelled", onCancel));
     }),
 
     executeToolStream: (call: ServerWritableStream<ExecuteToolRequest, ToolStreamChunk>) => {
@@ -215,6 +215,8 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
       controller.abort(new Error("cancelled"));
       record.end(grpcError(GrpcStatus.CANCELLED, "cancelled"));
     });
+    // A cancel processed before this handler ran emitted no event (see executeTool).
+    if (call.cancelled) controller.abort(new Error("cancelled"));
     const outcome = await withSession(ctx, call.metadata, (session) => {
       record.notes.sessionId ??= session.id;
       return session.execute({
