@@ -125,7 +125,7 @@ describe("apply_patch", () => {
       ["a.txt", "modified"],
       ["b.txt", "modified"],
     ]);
-    expect(notifications.map((n) => path.basename((n as { absolute_path: string }).absolute_path))).toEqual(["c.txt", "a.txt", "b.txt"]);
+    expect(notifications.map((n) => path.basename((n as unknown as { absolute_path: string }).absolute_path))).toEqual(["c.txt", "a.txt", "b.txt"]);
     for (const name of ["a.txt", "b.txt", "c.txt"]) expect(await readFile(path.join(workspace, name), "utf8")).toBe(`${name} new\n`);
     await session.close();
   });
