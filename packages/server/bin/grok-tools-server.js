@@ -9,7 +9,9 @@ import { setFlagsFromString } from "node:v8";
 // and grows again as usual once the server serves, so calls allocate as fast as before. Left alone
 // when the user set the flag (NODE_OPTIONS or node's own arguments).
 const GROWTH_FLAG = "--semi-space-growth-factor";
-const userSetGrowth = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((arg) => arg.includes("semi-space-growth-factor") || arg.includes("semi_space_growth_factor"));
+const userSetGrowth = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some(
+  (arg) => arg.includes("semi-space-growth-factor") || arg.includes("semi_space_growth_factor"),
+);
 if (!userSetGrowth) setFlagsFromString(`${GROWTH_FLAG}=1`);
 const restoreGrowth = () => {
   // V8's default factor.

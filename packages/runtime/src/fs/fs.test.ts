@@ -9,7 +9,16 @@ import { resolveModelPath, sanitizeModelPathArg } from "./model-path.js";
 import { isWithinRoot, resolveForCreate, type FsScope } from "./confinement.js";
 import { errnoCode } from "./errno.js";
 import { openConfined, readFileConfined } from "./safe-read.js";
-import { FAST_STEPS_TO_FORGIVE, FIRST_COOL_DOWN_MS, MAX_COOL_DOWN_MS, SLOW_SYNC_MS, nextCoolDownMs, setSyncFastPath, syncFastPathEnabled, timedSync } from "./sync-fast-path.js";
+import {
+  FAST_STEPS_TO_FORGIVE,
+  FIRST_COOL_DOWN_MS,
+  MAX_COOL_DOWN_MS,
+  SLOW_SYNC_MS,
+  nextCoolDownMs,
+  setSyncFastPath,
+  syncFastPathEnabled,
+  timedSync,
+} from "./sync-fast-path.js";
 import { writeFileConfined } from "./atomic-write.js";
 import { decodeText, encodeText } from "./text-format.js";
 import { PathLocks } from "./path-lock.js";
