@@ -91,8 +91,10 @@ if (benchRows.length > 0) {
   const cell = (v) => String(v).replaceAll("|", "\\|");
   console.log(`\n| case | ours | bare | ratio | target | pass |\n| --- | --- | --- | --- | --- | --- |`);
   for (const r of benchRows) {
-    const bare = r.note ? `${r.bare} ${r.unit} (${r.note})` : `${r.bare} ${r.unit}`;
-    console.log(`| ${[r.case, `${r.ours} ${r.unit}`, bare, `${r.ratio}×`, r.target, r.pass].map(cell).join(" | ")} |`);
+    // A row judged on our number alone (RSS per extra session) has no bare side: "—", not "null".
+    const shown = (v, suffix) => (v === null || v === undefined || Number.isNaN(v) ? "—" : `${v}${suffix}`);
+    const bare = `${shown(r.bare, ` ${r.unit}`)}${r.note ? ` (${r.note})` : ""}`;
+    console.log(`| ${[r.case, `${r.ours} ${r.unit}`, bare, shown(r.ratio, "×"), r.target, r.pass].map(cell).join(" | ")} |`);
   }
   writeFileSync(path.join(root, "bench-results.json"), `${JSON.stringify(benchRows, null, 2)}\n`);
   console.log(`\n(${benchRows.length} rows written to bench-results.json)`);

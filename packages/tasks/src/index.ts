@@ -4,7 +4,7 @@
  * service of the runtime's session) shared by the shell tools and the task-output/kill/wait tools.
  */
 export { CHILD_ENV_OVERRIDES, SECRET_ENV_NAMES, addSecretEnvNames, childEnvironment } from "./child-env.js";
-export { ISOLATION_ENV_VAR, PROCESS_GROUP_ISOLATION, detectProcessIsolation, type ProcessIsolation } from "./process-isolation.js";
+export { ISOLATION_ENV_VAR, PROCESS_GROUP_ISOLATION, detectProcessIsolation, detectProcessIsolationAsync, type ProcessIsolation } from "./process-isolation.js";
 export { HEAD_TAIL_MARKER, OutputBuffer } from "./output-buffer.js";
 export {
   MAX_SPARE_FAILURES,

@@ -8,29 +8,40 @@ import { StringDecoder } from "node:string_decoder";
 /** The separator between the kept head and tail (the reference's front/back marker). */
 export const HEAD_TAIL_MARKER = "\n\n... (output truncated) ...\n\n";
 
-const SURROGATE = /[\uD800-\uDFFF]/;
+// Code points are counted as the units that are not low surrogates (a pair counts once). Both scans
+// stop as soon as they have their answer (issue #18): they used to walk the whole held text twice
+// per chunk (once to count, once to find the cut), which with the decoding was most of the server's
+// time streaming 64 MiB of output; now each chunk costs at most about `limit` units of scanning.
 
-function codePointCount(text: string): number {
-  if (!SURROGATE.test(text)) return text.length;
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0xdc00 || unit > 0xdfff) count++;
-  }
-  return count;
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
 }
 
-/** The index (UTF-16 units) where code point number `n` starts. */
+/** The index (UTF-16 units) where code point number `n` starts (the length when there are fewer). */
 function unitIndexOfCodePoint(text: string, n: number): number {
-  if (!SURROGATE.test(text)) return Math.min(n, text.length);
   let seen = 0;
   for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xdc00 && unit <= 0xdfff) continue;
+    if (isLowSurrogate(text.charCodeAt(i))) continue;
     if (seen === n) return i;
     seen++;
   }
   return text.length;
+}
+
+/**
+ * Scanning back from the end: the index where the last `keep` code points start, when `text` has
+ * more than `limit` code points (`keep` ≤ `limit`); undefined when it has `limit` or fewer.
+ */
+function cutIndexPastLimit(text: string, keep: number, limit: number): number | undefined {
+  let counted = 0;
+  let cut = keep === 0 ? text.length : -1;
+  for (let i = text.length - 1; i >= 0; i--) {
+    if (isLowSurrogate(text.charCodeAt(i))) continue;
+    counted++;
+    if (counted === keep) cut = i;
+    if (counted > limit) return cut;
+  }
+  return undefined;
 }
 
 /**
@@ -95,10 +106,10 @@ export class OutputBuffer {
       this.#tail += text;
     }
     if (this.#tail.length <= this.limitChars) return;
-    const count = codePointCount(this.#tail);
-    if (count <= this.limitChars) return;
+    const cut = cutIndexPastLimit(this.#tail, half, this.limitChars);
+    if (cut === undefined) return;
     if (this.#head === undefined) this.#head = this.#tail.slice(0, unitIndexOfCodePoint(this.#tail, half));
-    this.#tail = this.#tail.slice(unitIndexOfCodePoint(this.#tail, count - half));
+    this.#tail = this.#tail.slice(cut);
     this.#truncated = true;
   }
 }

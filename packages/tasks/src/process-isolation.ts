@@ -4,7 +4,7 @@
  * allows it, else the process group alone (decision D4). It builds the argv that runs a
  * command contained; it does not spawn commands (the runner and the spare launchers do).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
 import { processLimit, processLimitDetail } from "./process-limit.js";
@@ -218,18 +218,79 @@ function candidates(tools: NamespaceTools): ProcessIsolation[] {
  * @internal Exported for tests.
  */
 export function probeIsolation(isolation: ProcessIsolation): boolean {
+  const { file, args, env } = probeCommand(isolation);
+  const probe = spawnSync(file, args, { env, stdio: "ignore", timeout: PROBE_TIMEOUT_MS });
+  return probeSucceeded(isolation, probe.status, probe.signal);
+}
+
+/** {@link probeIsolation} without blocking the event loop (the same command, the same verdict). */
+export function probeIsolationAsync(isolation: ProcessIsolation): Promise<boolean> {
+  const { file, args, env } = probeCommand(isolation);
+  return new Promise((resolve) => {
+    const probe = spawn(file, args, { env, stdio: "ignore", timeout: PROBE_TIMEOUT_MS });
+    probe.once("error", () => resolve(false));
+    probe.once("exit", (code, signal) => resolve(probeSucceeded(isolation, code, signal)));
+  });
+}
+
+function probeCommand(isolation: ProcessIsolation): ContainedCommand {
   // `cd -P /proc/self` lands in the directory named by this shell's pid as /proc counts it: its
   // own pid ($$) only when /proc belongs to its namespace. Unmounting it must not uncover the
   // host's /proc (an empty directory, or a refusal, is what a command finds then).
   const own = 'cd -P /proc/self && [ "$PWD" = "/proc/$$" ]';
   const privateProc = isolation.privateProc ? `${own} || exit 1; cd / && umount /proc 2>/dev/null; [ ! -e /proc/self ] || { ${own}; } || exit 1; ` : "";
   const script = `[ "$$" != 1 ] || exit 1; ${privateProc}kill -9 $$; exit 1`;
-  const { file, args, env } = isolation.wrap(["/bin/sh", "-c", script], { PATH: process.env.PATH ?? "/usr/bin:/bin" });
-  const probe = spawnSync(file, args, { env, stdio: "ignore", timeout: PROBE_TIMEOUT_MS });
-  return isolation.exactSignals ? probe.signal === "SIGKILL" : probe.status === 137;
+  return isolation.wrap(["/bin/sh", "-c", script], { PATH: process.env.PATH ?? "/usr/bin:/bin" });
+}
+
+function probeSucceeded(isolation: ProcessIsolation, status: number | null, signal: NodeJS.Signals | null): boolean {
+  return isolation.exactSignals ? signal === "SIGKILL" : status === 137;
 }
 
 let cached: ProcessIsolation | undefined;
+let detecting: Promise<ProcessIsolation> | undefined;
+
+/** The answer without probing: off Linux, or when {@link ISOLATION_ENV_VAR} says so; else undefined. */
+function decidedWithoutProbe(): ProcessIsolation | undefined {
+  if (process.platform !== "linux") {
+    return Object.freeze({
+      ...PROCESS_GROUP_ISOLATION,
+      detail: `PID namespaces are Linux-only (platform ${process.platform}); commands run in their own process group only`,
+    });
+  }
+  if (process.env[ISOLATION_ENV_VAR] === "process-group") {
+    return Object.freeze({ ...PROCESS_GROUP_ISOLATION, detail: `${ISOLATION_ENV_VAR}=process-group: commands run in their own process group only` });
+  }
+  return undefined;
+}
+
+/**
+ * {@link detectProcessIsolation} without blocking the event loop: the same candidates probed in
+ * the same order with asynchronous spawns, the same cached answer. The server starts it at
+ * start-up and does not wait for it to listen (issue #18): the probes took 0.2-0.35 s of the
+ * start on a loaded machine, all of it blocking before the listening line. A command that comes
+ * before it has finished probes synchronously (the answer is the same).
+ */
+export function detectProcessIsolationAsync(): Promise<ProcessIsolation> {
+  if (cached) return Promise.resolve(cached);
+  detecting ??= (async () => {
+    const decided = decidedWithoutProbe();
+    let found = decided;
+    if (!found) {
+      for (const candidate of candidates(resolveTools())) {
+        if (cached) break;
+        if (await probeIsolationAsync(candidate)) {
+          found = candidate;
+          break;
+        }
+      }
+    }
+    // A synchronous detection that finished meanwhile keeps its answer: one answer per process.
+    cached ??= found ?? PROCESS_GROUP_ISOLATION;
+    return cached;
+  })();
+  return detecting;
+}
 
 /**
  * How commands will be contained in this process. Probes the candidates once (a few ms
@@ -237,18 +298,7 @@ let cached: ProcessIsolation | undefined;
  */
 export function detectProcessIsolation(): ProcessIsolation {
   if (cached) return cached;
-  if (process.platform !== "linux") {
-    cached = Object.freeze({
-      ...PROCESS_GROUP_ISOLATION,
-      detail: `PID namespaces are Linux-only (platform ${process.platform}); commands run in their own process group only`,
-    });
-    return cached;
-  }
-  if (process.env[ISOLATION_ENV_VAR] === "process-group") {
-    cached = Object.freeze({ ...PROCESS_GROUP_ISOLATION, detail: `${ISOLATION_ENV_VAR}=process-group: commands run in their own process group only` });
-    return cached;
-  }
-  cached = candidates(resolveTools()).find(probeIsolation) ?? PROCESS_GROUP_ISOLATION;
+  cached = decidedWithoutProbe() ?? candidates(resolveTools()).find(probeIsolation) ?? PROCESS_GROUP_ISOLATION;
   return cached;
 }
 

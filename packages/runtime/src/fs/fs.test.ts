@@ -9,7 +9,16 @@ import { resolveModelPath, sanitizeModelPathArg } from "./model-path.js";
 import { isWithinRoot, resolveForCreate, type FsScope } from "./confinement.js";
 import { errnoCode } from "./errno.js";
 import { openConfined, readFileConfined } from "./safe-read.js";
-import { SLOW_SYNC_MS, setSyncFastPath, syncFastPathEnabled, timedSync } from "./sync-fast-path.js";
+import {
+  FAST_STEPS_TO_FORGIVE,
+  FIRST_COOL_DOWN_MS,
+  MAX_COOL_DOWN_MS,
+  SLOW_SYNC_MS,
+  nextCoolDownMs,
+  setSyncFastPath,
+  syncFastPathEnabled,
+  timedSync,
+} from "./sync-fast-path.js";
 import { writeFileConfined } from "./atomic-write.js";
 import { decodeText, encodeText } from "./text-format.js";
 import { PathLocks } from "./path-lock.js";
@@ -214,18 +223,44 @@ describe("safe reader", () => {
       setSyncFastPath(true);
     }
   });
-  test("a slow synchronous step turns the fast path off", () => {
+  const slowStep = () =>
+    timedSync(() => {
+      const until = performance.now() + SLOW_SYNC_MS + 5;
+      while (performance.now() < until);
+    });
+  test("a slow synchronous step turns the fast path off for a cool-down that doubles, then it is tried again", async () => {
     try {
       timedSync(() => undefined);
       expect(syncFastPathEnabled()).toBe(true);
-      timedSync(() => {
-        const until = performance.now() + SLOW_SYNC_MS + 5;
-        while (performance.now() < until);
-      });
+      expect(nextCoolDownMs()).toBe(FIRST_COOL_DOWN_MS);
+      slowStep();
+      expect(syncFastPathEnabled()).toBe(false);
+      expect(nextCoolDownMs()).toBe(2 * FIRST_COOL_DOWN_MS);
+      await new Promise((resolve) => setTimeout(resolve, FIRST_COOL_DOWN_MS + 50));
+      expect(syncFastPathEnabled()).toBe(true);
+      // Slow again: off again, for twice as long.
+      slowStep();
+      expect(syncFastPathEnabled()).toBe(false);
+      expect(nextCoolDownMs()).toBe(4 * FIRST_COOL_DOWN_MS);
+      await new Promise((resolve) => setTimeout(resolve, FIRST_COOL_DOWN_MS + 50));
       expect(syncFastPathEnabled()).toBe(false);
     } finally {
       setSyncFastPath(true);
     }
+  });
+  test("a run of fast steps puts the cool-down back at its start; it never exceeds the maximum", () => {
+    try {
+      for (let i = 0; i < 12; i++) slowStep();
+      expect(nextCoolDownMs()).toBe(MAX_COOL_DOWN_MS);
+      for (let i = 0; i < FAST_STEPS_TO_FORGIVE - 1; i++) timedSync(() => undefined);
+      expect(nextCoolDownMs()).toBe(MAX_COOL_DOWN_MS);
+      timedSync(() => undefined);
+      expect(nextCoolDownMs()).toBe(FIRST_COOL_DOWN_MS);
+      expect(syncFastPathEnabled()).toBe(false); // the cool-down already started still runs
+    } finally {
+      setSyncFastPath(true);
+    }
+    expect(syncFastPathEnabled()).toBe(true);
   });
   test("reads within a byte cap", async () => {
     await writeFile(path.join(ws, "big.txt"), "x".repeat(5000));

@@ -4,10 +4,8 @@
  * the services this server serves (the proto file also declares GrokToolsCallbackService, which
  * hosts serve, not us).
  */
-import type { Server } from "@grpc/grpc-js";
+import type { Server, ServiceDefinition, UntypedHandleCall, UntypedServiceImplementation } from "@grpc/grpc-js";
 import { HealthImplementation, protoPath as healthProtoPath } from "grpc-health-check";
-import { ReflectionService } from "@grpc/reflection";
-import { loadSync } from "@grpc/proto-loader";
 import { createRequire } from "node:module";
 
 const SERVICE_NAME = "xai.grok.tools.v1.GrokToolsService";
@@ -20,19 +18,15 @@ export const SERVED_SERVICES: readonly string[] = [
   "grpc.reflection.v1alpha.ServerReflection",
 ];
 
+/** The reflection services' full names; each has one bidi method, ServerReflectionInfo. */
+const REFLECTION_SERVICES = ["grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"] as const;
+const REFLECTION_METHOD = "ServerReflectionInfo";
+
 /** Adds both services; returns a switch for the health status. */
 export function addHealthAndReflection(server: Server): { setServing(serving: boolean): void } {
   const health = new HealthImplementation({ "": "SERVING", [SERVICE_NAME]: "SERVING" });
   health.addToServer(server);
-  const require = createRequire(import.meta.url);
-  // The health and reflection protos are loaded too, so reflection can describe those services.
-  const protos = [
-    require.resolve("@grok-tools/proto/grok-tools.proto"),
-    healthProtoPath,
-    require.resolve("@grpc/reflection/build/proto/grpc/reflection/v1/reflection.proto"),
-    require.resolve("@grpc/reflection/build/proto/grpc/reflection/v1alpha/reflection.proto"),
-  ];
-  new ReflectionService(loadSync(protos, { keepCase: true }), { services: [...SERVED_SERVICES] }).addToServer(server);
+  addLazyReflection(server);
   return {
     setServing(serving) {
       const status = serving ? "SERVING" : "NOT_SERVING";
@@ -40,4 +34,69 @@ export function addHealthAndReflection(server: Server): { setServing(serving: bo
       health.setStatus(SERVICE_NAME, status);
     },
   };
+}
+
+interface LoadedReflection {
+  definition: ServiceDefinition;
+  handlers: UntypedServiceImplementation;
+}
+
+/**
+ * Reflection, built on its first call (issue #18): loading @grpc/reflection with protobufjs and
+ * proto-loader, parsing the four protos and decoding every file descriptor was the largest part of
+ * start-up left, and its memory stayed for the life of a server that is almost never reflected on.
+ * grpc-js needs a service definition at `addService`, before any call; so each reflection service
+ * is registered with a definition of its own whose (de)serializers and handler forward to the real
+ * ones, which the first use of either loads (once, for both versions). The method path, streaming
+ * shape and bytes on the wire are the real service's.
+ */
+function addLazyReflection(server: Server): void {
+  let loaded: Map<string, LoadedReflection> | undefined;
+  const load = (): Map<string, LoadedReflection> => {
+    if (loaded) return loaded;
+    // CommonJS packages, so a synchronous require serves the synchronous serializer hooks.
+    const require = createRequire(import.meta.url);
+    const { ReflectionService } = require("@grpc/reflection") as typeof import("@grpc/reflection");
+    const { loadSync } = require("@grpc/proto-loader") as typeof import("@grpc/proto-loader");
+    // The health and reflection protos are loaded too, so reflection can describe those services.
+    const protos = [
+      require.resolve("@grok-tools/proto/grok-tools.proto"),
+      healthProtoPath,
+      require.resolve("@grpc/reflection/build/proto/grpc/reflection/v1/reflection.proto"),
+      require.resolve("@grpc/reflection/build/proto/grpc/reflection/v1alpha/reflection.proto"),
+    ];
+    const services = new Map<string, LoadedReflection>();
+    // The library registers its services itself; a recording stand-in for the server keeps them.
+    const recorder = {
+      addService(definition: ServiceDefinition, handlers: UntypedServiceImplementation) {
+        const path = definition[REFLECTION_METHOD]!.path;
+        services.set(path.slice(1, path.lastIndexOf("/")), { definition, handlers });
+      },
+    } as unknown as Server;
+    new ReflectionService(loadSync(protos, { keepCase: true }), { services: [...SERVED_SERVICES] }).addToServer(recorder);
+    loaded = services;
+    return services;
+  };
+  for (const name of REFLECTION_SERVICES) {
+    const real = () => {
+      const service = load().get(name);
+      if (!service) throw new Error(`@grpc/reflection did not register ${name}`);
+      return { method: service.definition[REFLECTION_METHOD]!, handler: service.handlers[REFLECTION_METHOD]! };
+    };
+    const definition: ServiceDefinition = {
+      [REFLECTION_METHOD]: {
+        path: `/${name}/${REFLECTION_METHOD}`,
+        requestStream: true,
+        responseStream: true,
+        originalName: "serverReflectionInfo",
+        requestSerialize: (value: unknown) => real().method.requestSerialize(value),
+        requestDeserialize: (bytes: Buffer) => real().method.requestDeserialize(bytes),
+        responseSerialize: (value: unknown) => real().method.responseSerialize(value),
+        responseDeserialize: (bytes: Buffer) => real().method.responseDeserialize(bytes),
+      },
+    };
+    const handler = ((call: Parameters<UntypedHandleCall & ((call: never) => void)>[0]) =>
+      (real().handler as (call: unknown) => void)(call)) as UntypedHandleCall;
+    server.addService(definition, { [REFLECTION_METHOD]: handler });
+  }
 }

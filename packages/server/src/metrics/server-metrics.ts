@@ -3,7 +3,8 @@
  * and its Prometheus implementation with prom-client: calls by RPC, tool and outcome, call durations,
  * calls in flight, running tasks, sessions, evictions, tool errors by code, and the process metrics.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { createRequire } from "node:module";
+import type { Registry } from "prom-client";
 
 /** One finished RPC, as the metrics and the call log see it. */
 export interface FinishedCall {
@@ -51,6 +52,10 @@ export interface PrometheusMetrics extends ServerMetrics {
  * Node.js metrics) in a new registry. `runningTasks` is read at each scrape.
  */
 export function createPrometheusMetrics(options: { runningTasks: () => number; processMetrics?: boolean }): PrometheusMetrics {
+  // Required here, not imported (issue #18): prom-client and the OpenTelemetry API it loads are
+  // about a hundred modules that a server without --metrics-listen never uses; CommonJS, so this
+  // function stays synchronous.
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = createRequire(import.meta.url)("prom-client") as typeof import("prom-client");
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
   const calls = new Counter({

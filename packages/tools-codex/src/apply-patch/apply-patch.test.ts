@@ -109,6 +109,44 @@ describe("apply_patch", () => {
     await session.close();
   });
 
+  // A patch of updates only, to different files, is written all at once (issue #18): the same
+  // results and notifications, in patch order; a failing write restores every file.
+  test("a patch of updates to several files: results and notifications in patch order", async () => {
+    const { workspace, session, notifications, run } = await setup();
+    for (const name of ["c.txt", "a.txt", "b.txt"]) await writeFile(path.join(workspace, name), `${name} old\n`);
+    const result = await run(
+      "*** Begin Patch\n" + ["c.txt", "a.txt", "b.txt"].map((n) => `*** Update File: ${n}\n@@\n-${n} old\n+${n} new\n`).join("") + "*** End Patch",
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const files = (JSON.parse(result.outputJson) as { Success: { files: Array<{ path: string; action: string }> } }).Success.files;
+    expect(files.map((f) => [path.basename(f.path), f.action])).toEqual([
+      ["c.txt", "modified"],
+      ["a.txt", "modified"],
+      ["b.txt", "modified"],
+    ]);
+    expect(notifications.map((n) => path.basename((n as unknown as { absolute_path: string }).absolute_path))).toEqual(["c.txt", "a.txt", "b.txt"]);
+    for (const name of ["a.txt", "b.txt", "c.txt"]) expect(await readFile(path.join(workspace, name), "utf8")).toBe(`${name} new\n`);
+    await session.close();
+  });
+
+  test("a patch of updates whose one write fails leaves every file as it was and notifies nothing", async () => {
+    const { workspace, session, notifications, run } = await setup();
+    for (const name of ["a.txt", "b.txt", "c.txt"]) await writeFile(path.join(workspace, name), `${name} old\n`);
+    // A second hard link makes the atomic replace of b.txt refused (it would break the link).
+    const { link } = await import("node:fs/promises");
+    await link(path.join(workspace, "b.txt"), path.join(workspace, "b-link.txt"));
+    const result = await run(
+      "*** Begin Patch\n" + ["a.txt", "b.txt", "c.txt"].map((n) => `*** Update File: ${n}\n@@\n-${n} old\n+${n} new\n`).join("") + "*** End Patch",
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe(ErrorCode.PERMISSION_DENIED);
+    for (const name of ["a.txt", "b.txt", "c.txt"]) expect(await readFile(path.join(workspace, name), "utf8")).toBe(`${name} old\n`);
+    expect(notifications.filter((n) => n.type === "FileWritten")).toEqual([]);
+    await session.close();
+  });
+
   test("a symlink that leads outside the workspace is refused", async () => {
     const { temp, workspace, session, run } = await setup();
     const outside = path.join(temp, "outside");

@@ -21,7 +21,10 @@ export function emptyTodoMap(): Record<string, TodoItem> {
 /** A prototype-free copy of a todo map (items cloned), in the same key order. */
 export function copyTodoMap(todos: Readonly<Record<string, TodoItem>>): Record<string, TodoItem> {
   const out = emptyTodoMap();
-  for (const [id, item] of Object.entries(todos)) out[id] = structuredClone(item);
+  // Items are JSON: strings, plus an optional `meta` of any JSON. Only an object `meta` needs the deep
+  // copy; a spread copies the rest in the same key order (issue #18: structuredClone of every item, three
+  // times per todo_write, was 3% of the server's time for a one-item list).
+  for (const [id, item] of Object.entries(todos)) out[id] = typeof item.meta === "object" && item.meta !== null ? structuredClone(item) : { ...item };
   return out;
 }
 

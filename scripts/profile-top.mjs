@@ -1,0 +1,56 @@
+// Summarises V8 CPU profiles (`node --cpu-prof`): the top functions by self time, each with its share
+// of the sampled time, and optionally by file/package (`--by package`). Used for the profile evidence in
+// docs/benchmarks.md. Usage: node scripts/profile-top.mjs [--top 25] [--by function|package] file.cpuprofile...
+import { readFileSync } from "node:fs";
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  if (at === -1) return fallback;
+  const [value] = args.splice(at, 2).slice(1);
+  return value;
+};
+const top = Number(option("--top", "25"));
+const by = option("--by", "function");
+// Only the first N ms of each profile (e.g. start-up up to the listening line), when given.
+const untilMs = Number(option("--until-ms", "Infinity"));
+
+/** The package (or node: internal) a script URL belongs to, for `--by package`. */
+function packageOf(url) {
+  if (!url) return "(vm/native)";
+  if (url.startsWith("node:")) return "node:internal";
+  const nm = url.lastIndexOf("node_modules/");
+  if (nm !== -1) {
+    const rest = url.slice(nm + "node_modules/".length).split("/");
+    return rest[0].startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0];
+  }
+  const pkg = /packages\/([^/]+)\//.exec(url);
+  return pkg ? `@grok-tools/${pkg[1]}` : url;
+}
+
+const totals = new Map();
+let all = 0;
+for (const file of args) {
+  const profile = JSON.parse(readFileSync(file, "utf8"));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  // timeDeltas[i] is the time before samples[i]: attribute it to that sample's node.
+  const self = new Map();
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at / 1000 <= untilMs) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  for (const [id, us] of self) {
+    const { callFrame: f } = byId.get(id);
+    // Waiting is not work: shares are of the busy (non-idle) time.
+    if (f.functionName === "(idle)") continue;
+    const short = f.url.replace(/^file:\/\//, "").replace(/.*\/(node_modules|packages)\//, "$1/");
+    const key = by === "package" ? packageOf(f.url) : `${f.functionName || "(anonymous)"} ${short}:${f.lineNumber + 1}`;
+    totals.set(key, (totals.get(key) ?? 0) + us);
+    all += us;
+  }
+}
+const rows = [...totals].sort((a, b) => b[1] - a[1]).slice(0, top);
+console.log(`| self ms | share | ${by} |\n| ---: | ---: | --- |`);
+for (const [key, us] of rows) console.log(`| ${(us / 1000).toFixed(1)} | ${((100 * us) / all).toFixed(1)}% | ${key.replace(/\|/g, "\\|")} |`);
+console.log(`\n(${(all / 1000).toFixed(0)} ms busy sampled in ${args.length} profile(s))`);
