@@ -11,7 +11,7 @@ import type { Stats } from "node:fs";
 import path from "node:path";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
-import { MAX_SYMLINK_HOPS, assertNoNul, type FsScope, type TemporaryNotes } from "./confinement.js";
+import { MAX_SYMLINK_HOPS, assertNoNul, rethrowConfined, type FsScope, type TemporaryNotes } from "./confinement.js";
 import { openDirConfined, openDirUnconfined, type CheckedDir } from "./checked-dir.js";
 import { errnoCode, errnoError } from "./errno.js";
 import { specialFileError, specialKind } from "./safe-read.js";
@@ -91,7 +91,8 @@ export async function writeFileConfined(
 ): Promise<WriteResult> {
   const displayPath = options.displayPath ?? absPath;
   assertNoNul(absPath, displayPath);
-  const target = await resolveWriteTarget(scope, absPath, displayPath, true);
+  // EISDIR, ENOTDIR, ... of an outside path would tell what exists there: refused as outside first.
+  const target = await resolveWriteTarget(scope, absPath, displayPath, true).catch((error: unknown) => rethrowConfined(scope, absPath, displayPath, error));
   try {
     const { dir, name, existing } = target;
     if (existing !== undefined && existing.nlink > 1) {
