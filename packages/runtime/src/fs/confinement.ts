@@ -150,14 +150,8 @@ const RESOLVE_ATTEMPTS = 3;
 async function resolveForCreateOnce(absPath: string): Promise<string> {
   const absolute = absPath.startsWith("/") ? absPath : `${process.cwd()}/${absPath}`;
   // An existing path: the kernel's own answer, in one call (the common case, and the hot one).
-  try {
-    return await realpath(absolute);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    // ELOOP: a link cycle, reported below as INVALID_INPUT after the kernel's number of hops.
-    if (code !== "ENOENT" && code !== "ENOTDIR" && code !== "ELOOP") throw error;
-  }
-  return resolveMissing(absolute);
+  // Else (missing, below a file, a link cycle, a name too long...) the walk below tells where it would land.
+  return realpath(absolute).catch(() => resolveMissing(absolute));
 }
 
 /**
@@ -186,12 +180,9 @@ async function resolveMissing(absolute: string): Promise<string> {
       current = next;
       continue;
     }
-    const info = await lstat(next).catch((error: unknown) => {
-      const code = (error as NodeJS.ErrnoException | undefined)?.code;
-      // Missing, or below a file: nothing is there, and what gets created decides the rest.
-      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-      throw error;
-    });
+    // Missing, below a file, unreadable, a name too long: nothing usable is there, so the rest is
+    // what would be created (and the open that follows reports the errno in the tool's words).
+    const info = await lstat(next).catch(() => undefined);
     if (info === undefined) {
       exists = false;
       current = next;
