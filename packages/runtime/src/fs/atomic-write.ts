@@ -47,6 +47,8 @@ function splitFilePath(absPath: string, syscall: string): { parent: string; name
  * kernel would. The caller must close `dir`.
  */
 async function resolveWriteTarget(scope: FsScope, absPath: string, displayPath: string, create: boolean): Promise<WriteTarget> {
+  // `name/` names a folder: the kernel refuses to create or write a file there (EISDIR), and so do we.
+  if (absPath.length > 1 && absPath.endsWith("/")) throw errnoError("EISDIR", `illegal operation on a directory, open '${absPath}'`);
   let current = absPath;
   for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop++) {
     const { parent, name } = splitFilePath(current, "open");
