@@ -128,7 +128,10 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
       else if (info.isDirectory()) {
         out[key] = "dir";
         await walk(full);
-      } else out[key] = `file ${info.ino} ${info.nlink} ${createHash("sha256").update(await readFile(full)).digest("hex")}`;
+      } else
+        out[key] = `file ${info.ino} ${info.nlink} ${createHash("sha256")
+          .update(await readFile(full))
+          .digest("hex")}`;
     }
   };
   await walk(dir);
@@ -148,7 +151,11 @@ function escapes(l: Layout): Array<{ name: string; existing: string; missing: st
     { name: "dangling link out", existing: path.join(l.ws, "dangling-out"), missing: path.join(l.ws, "dangling-out") },
     { name: "below a dangling link", existing: path.join(l.ws, "dangling-out", "below.txt"), missing: path.join(l.ws, "dangling-out", "a", "b.txt") },
     // Lexically ws/outside/secret.txt (inside, missing); the kernel resolves link-out first, then `..`.
-    { name: "`..` after a link", existing: path.join(l.ws, "link-out") + "/../outside/secret.txt", missing: path.join(l.ws, "link-out") + "/../outside/nope.txt" },
+    {
+      name: "`..` after a link",
+      existing: path.join(l.ws, "link-out") + "/../outside/secret.txt",
+      missing: path.join(l.ws, "link-out") + "/../outside/nope.txt",
+    },
     { name: "`..` out of the workspace", existing: "../outside/secret.txt", missing: "../outside/nope.txt" },
     { name: "sibling-prefix root", existing: path.join(l.evil, "secret.txt"), missing: path.join(l.evil, "nope.txt") },
     { name: "sibling-prefix root (folder)", existing: l.evil, missing: `${l.evil}2` },
@@ -161,7 +168,17 @@ function escapes(l: Layout): Array<{ name: string; existing: string; missing: st
  * Tools that take `~` as a plain name, as the reference does (Rust's Path::join, spec §4.13): `~/x` is
  * the workspace's folder `~`, inside, so it is no escape for them.
  */
-const LITERAL_TILDE = new Set(["codex_read_file", "codex_list_dir", "grep_files", "apply_patch_update", "apply_patch_add", "apply_patch_delete", "apply_patch_move_to", "oc_grep", "oc_bash"]);
+const LITERAL_TILDE = new Set([
+  "codex_read_file",
+  "codex_list_dir",
+  "grep_files",
+  "apply_patch_update",
+  "apply_patch_add",
+  "apply_patch_delete",
+  "apply_patch_move_to",
+  "oc_grep",
+  "oc_bash",
+]);
 
 /**
  * Calls whose path is the request's `working_directory`: it is joined onto the workspace lexically
@@ -173,7 +190,10 @@ const LEXICAL_WORKING_DIRECTORY = new Set(["run_terminal_cmd", "read_file_in_wd"
 /** Tools that require absolute paths get the workspace-relative forms made absolute (they are the same escape). */
 const ABSOLUTE_ONLY = new Set(["codex_read_file", "codex_list_dir"]);
 
-async function start(name: string, tools: Array<{ id: string; nameOverride?: string; paramsJson?: string }>): Promise<{ server: SpawnedServer; layout: Layout }> {
+async function start(
+  name: string,
+  tools: Array<{ id: string; nameOverride?: string; paramsJson?: string }>,
+): Promise<{ server: SpawnedServer; layout: Layout }> {
   const layout = await makeLayout(name);
   const server = await spawnServer({
     workspace: layout.ws,
@@ -227,7 +247,8 @@ describe("the escape corpus against the standard file tools", () => {
     const { ws, outside, evil, home } = env.layout;
     const before = await Promise.all([outside, evil, home].map(snapshot));
     // Read first, so that a missing read-before-edit cannot be what refuses an edit.
-    for (const p of [path.join(ws, "link-out", "secret.txt"), path.join(ws, "link-out-file")]) await env.server.client.executeTool("read_file", { target_file: p });
+    for (const p of [path.join(ws, "link-out", "secret.txt"), path.join(ws, "link-out-file")])
+      await env.server.client.executeTool("read_file", { target_file: p });
     expect(await probeAll(env.server, env.layout, FILE_CALLS)).toEqual([]);
     expect(await Promise.all([outside, evil, home].map(snapshot))).toEqual(before);
     expect(await readFile(path.join(ws, "src", "in.txt"), "utf8")).toBe("inside\n");
@@ -261,7 +282,11 @@ describe("the escape corpus against the standard file tools", () => {
       const result = await env.server.client.executeTool(call.tool, call.input);
       // Refused (decision in docs/decisions.md): replacing the name would silently split the links.
       expect({ tool: call.tool, code: result.ok ? "ok" : result.error.code }).toEqual({ tool: call.tool, code: PERMISSION_DENIED });
-      expect({ tool: call.tool, content: await readFile(target, "utf8"), ino: (await lstat(target)).ino }).toEqual({ tool: call.tool, content: "secret\n", ino: inode });
+      expect({ tool: call.tool, content: await readFile(target, "utf8"), ino: (await lstat(target)).ino }).toEqual({
+        tool: call.tool,
+        content: "secret\n",
+        ino: inode,
+      });
       // Put the link back for the next edit (an edit that succeeded replaced it with a file of its own).
       await rm(hard, { force: true });
       await link(target, hard);

@@ -12,7 +12,10 @@ import { TemplateRenderError, hasTemplateMarkers, renderTemplate, renderTemplate
 /** Plain text that can hold every marker character but never opens a tag (`$` left out). */
 const plain = fc.string({ unit: fc.constantFrom("a", " ", "\n", "{", "}", "%", "#", "-", "é", "😀", "<", "&", '"'), maxLength: 60 });
 /** Any text, markers and near-markers included. */
-const anyText = fc.string({ unit: fc.constantFrom("a", " ", "\n", "{", "}", "%", "#", "$", "${{", "${%", "${#", "}}", "%}", "#}", "x.y", "if", "endif"), maxLength: 40 });
+const anyText = fc.string({
+  unit: fc.constantFrom("a", " ", "\n", "{", "}", "%", "#", "$", "${{", "${%", "${#", "}}", "%}", "#}", "x.y", "if", "endif"),
+  maxLength: 40,
+});
 
 describe("renderTemplateStrict", () => {
   test("returns text without a `${{` or `${%` marker untouched", () => {
@@ -66,16 +69,25 @@ describe("renderTemplateStrict", () => {
 describe("stripTemplateMarkers", () => {
   test("removes complete `${{…}}` and `${%…%}` spans only, keeping everything else in order", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(plain.map((p) => ({ keep: true, text: p })), plain.map((p) => ({ keep: false, text: `\${{ ${p.replaceAll("}", "")} }}` }))), { maxLength: 6 }), (parts) => {
-        // Two plain parts side by side could form a marker only through `$`, which `plain` never holds.
-        const input = parts.map((p) => p.text).join("");
-        expect(stripTemplateMarkers(input)).toBe(
-          parts
-            .filter((p) => p.keep)
-            .map((p) => p.text)
-            .join(""),
-        );
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            plain.map((p) => ({ keep: true, text: p })),
+            plain.map((p) => ({ keep: false, text: `\${{ ${p.replaceAll("}", "")} }}` })),
+          ),
+          { maxLength: 6 },
+        ),
+        (parts) => {
+          // Two plain parts side by side could form a marker only through `$`, which `plain` never holds.
+          const input = parts.map((p) => p.text).join("");
+          expect(stripTemplateMarkers(input)).toBe(
+            parts
+              .filter((p) => p.keep)
+              .map((p) => p.text)
+              .join(""),
+          );
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -49,7 +49,26 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-const COMPONENTS = [".", "..", "a", "b", "f.txt", "in", "out", "dangling", "dangling-in", "up", "loop1", "self-file", "d", "s.txt", "back", "new", "ws", "outside"];
+const COMPONENTS = [
+  ".",
+  "..",
+  "a",
+  "b",
+  "f.txt",
+  "in",
+  "out",
+  "dangling",
+  "dangling-in",
+  "up",
+  "loop1",
+  "self-file",
+  "d",
+  "s.txt",
+  "back",
+  "new",
+  "ws",
+  "outside",
+];
 
 /** A path of 1 to 7 components, relative to the root or to its parent, or absolute from the base. */
 const generatedPath = fc
@@ -66,7 +85,12 @@ async function snapshot(dir: string, prefix = ""): Promise<string[]> {
     const full = path.join(dir, name);
     const info = await lstat(full);
     if (info.isSymbolicLink()) out.push(`${prefix}${name} -> ${await readlink(full)}`);
-    else if (info.isFile()) out.push(`${prefix}${name} ${info.ino} ${createHash("sha256").update(await readFile(full)).digest("hex")}`);
+    else if (info.isFile())
+      out.push(
+        `${prefix}${name} ${info.ino} ${createHash("sha256")
+          .update(await readFile(full))
+          .digest("hex")}`,
+      );
     else out.push(`${prefix}${name}/`, ...(await snapshot(full, `${prefix}${name}/`)));
   }
   return out;

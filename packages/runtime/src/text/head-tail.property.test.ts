@@ -10,7 +10,10 @@ import { chunkUtf8 } from "../output/stream-chunks.js";
 import { TRUNCATION_MARKER, truncateHeadTail, truncateUtf8 } from "./head-tail.js";
 
 /** Text with astral characters, combining marks, newlines and the marker's own characters. */
-const text = fc.string({ unit: fc.oneof(fc.constantFrom("a", "\n", ".", " ", "é", "\u0301", "😀", "\u{10FFFF}", "中"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 })), maxLength: 300 });
+const text = fc.string({
+  unit: fc.oneof(fc.constantFrom("a", "\n", ".", " ", "é", "\u0301", "😀", "\u{10FFFF}", "中"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 })),
+  maxLength: 300,
+});
 const limit = fc.integer({ min: 0, max: 320 });
 
 /** A string holds a lone surrogate (half a code point). */
