@@ -6,6 +6,7 @@
 export {
   MAX_SYMLINK_HOPS,
   assertInsideRoots,
+  assertPathInsideRoots,
   assertNoNul,
   isWithinRoot,
   outsideRootsError,

@@ -125,11 +125,13 @@ describe("x-grok-session-id routing", () => {
     expect(aliceKill.ok).toBe(true);
 
     // Working directory: a call's working_directory is that call's; the other session still starts in the workspace.
+    // (A folder inside the workspace: one outside the roots is refused, issue #19.)
+    mkdirSync(path.join(server.session.workspace, "sub"), { recursive: true });
     const [inSub, plain] = await Promise.all([
-      run(client, "alice", "run_terminal_cmd", { command: "pwd", description: "cwd" }, { workingDirectory: "/tmp" }),
+      run(client, "alice", "run_terminal_cmd", { command: "pwd", description: "cwd" }, { workingDirectory: "sub" }),
       run(client, "bob", "run_terminal_cmd", { command: "pwd", description: "cwd" }),
     ]);
-    expect(inSub.ok && inSub.output.output).toMatch(/^\/tmp/);
+    expect(inSub.ok && String(inSub.output.output).trim()).toBe(path.join(server.session.workspace, "sub"));
     expect(plain.ok && String(plain.output.output).trim()).toBe(server.session.workspace);
 
     // State files: one folder per session id.

@@ -124,7 +124,9 @@ export function badInputCases(ws: string, outside: string): BadInputCase[] {
 
   // 3. Paths: forms never expanded, escapes, and names that only look alike.
   const pathForms: [string, string, ErrorCode][] = [
-    ["~ home (never expanded)", "~/.ssh/id_rsa", E.ERROR_CODE_FILE_NOT_FOUND],
+    // GrokBuild tools expand `~` (spec §4.0), so it is outside, refused whether or not the file exists
+    // (issue #19); Codex tools take `~` as a plain name inside the workspace (see below).
+    ["~ home", "~/.ssh/id_rsa", E.ERROR_CODE_PERMISSION_DENIED],
     ["dot-dot escape", "../outside/secret.txt", E.ERROR_CODE_PERMISSION_DENIED],
     ["deep dot-dot to /etc/passwd", `${"../".repeat(40)}etc/passwd`, E.ERROR_CODE_PERMISSION_DENIED],
     ["absolute outside", "/etc/passwd", E.ERROR_CODE_PERMISSION_DENIED],
@@ -153,7 +155,8 @@ export function badInputCases(ws: string, outside: string): BadInputCase[] {
             .replace(/etc\/passwd$/, "etc")
         : form;
       const absolute = tool.startsWith("codex_") && !p.startsWith("/") ? `${ws}/${p}` : p;
-      add({ name: `${tool}: path ${what}`, tool, input: json({ ...valid, [pathField]: absolute }), expect: code });
+      const expected = what === "~ home" && tool.startsWith("codex_") ? E.ERROR_CODE_FILE_NOT_FOUND : code;
+      add({ name: `${tool}: path ${what}`, tool, input: json({ ...valid, [pathField]: absolute }), expect: expected });
     }
     const tooLong =
       tool === "read_file" || tool === "codex_read_file" || tool === "codex_list_dir" ? E.ERROR_CODE_EXECUTION_FAILED : E.ERROR_CODE_INVALID_INPUT;

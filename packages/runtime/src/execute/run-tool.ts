@@ -20,6 +20,7 @@ import { validateToolOutput } from "../output/validate-output.js";
 import { formatWithReminders, type ReminderContext } from "../tool/reminder.js";
 import { renderTemplate } from "../finalize/template-renderer.js";
 import path from "node:path";
+import { assertPathInsideRoots } from "../fs/confinement.js";
 
 type CallRequest = ExecuteRequest & { callId: string };
 
@@ -37,6 +38,9 @@ export async function runTool(session: CallHost, request: CallRequest): Promise<
   try {
     tool = lookup(session, request.toolName);
     const input = parseInput(tool, request.inputJson);
+    // A per-call working directory moves every relative path and every command: outside the roots
+    // it is refused for every tool, before anything tells whether it exists (issue #19).
+    if (request.workingDirectory) await assertPathInsideRoots(session, callCwd(session, request), request.workingDirectory);
     const result = await invoke(session, tool, input, request);
     if (session.validateOutputs) {
       const problems = validateToolOutput(tool.definition, result.output);
@@ -203,6 +207,11 @@ function liveOutput(session: CallHost, request: CallRequest): { emit(chunk: stri
   };
 }
 
+/** The call's working directory: the workspace, or the request's override resolved against it. */
+function callCwd(session: CallHost, request: CallRequest): string {
+  return request.workingDirectory ? path.resolve(session.workspace, request.workingDirectory) : session.workspace;
+}
+
 function createContext(
   session: CallHost,
   tool: FinalizedTool,
@@ -221,7 +230,7 @@ function createContext(
   const params = session.currentParams(tool.definition, tool.params);
   return {
     callId: request.callId,
-    cwd: request.workingDirectory ? path.resolve(session.workspace, request.workingDirectory) : session.workspace,
+    cwd: callCwd(session, request),
     params,
     contractVersion: tool.contractVersion,
     outputLimit: session.truncation.resolve(tool.definition.truncation ?? fallbackOutputLimitSpec(tool.definition.id), params, tool.contractVersion).limit,

@@ -11,7 +11,7 @@ import type { Stats } from "node:fs";
 import path from "node:path";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
-import { MAX_SYMLINK_HOPS, assertNoNul, type FsScope, type TemporaryNotes } from "./confinement.js";
+import { MAX_SYMLINK_HOPS, assertNoNul, rethrowConfined, type FsScope, type TemporaryNotes } from "./confinement.js";
 import { openDirConfined, openDirUnconfined, type CheckedDir } from "./checked-dir.js";
 import { errnoCode, errnoError } from "./errno.js";
 import { specialFileError, specialKind } from "./safe-read.js";
@@ -47,6 +47,8 @@ function splitFilePath(absPath: string, syscall: string): { parent: string; name
  * kernel would. The caller must close `dir`.
  */
 async function resolveWriteTarget(scope: FsScope, absPath: string, displayPath: string, create: boolean): Promise<WriteTarget> {
+  // `name/` names a folder: the kernel refuses to create or write a file there (EISDIR), and so do we.
+  if (absPath.length > 1 && absPath.endsWith("/")) throw errnoError("EISDIR", `illegal operation on a directory, open '${absPath}'`);
   let current = absPath;
   for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop++) {
     const { parent, name } = splitFilePath(current, "open");
@@ -91,7 +93,8 @@ export async function writeFileConfined(
 ): Promise<WriteResult> {
   const displayPath = options.displayPath ?? absPath;
   assertNoNul(absPath, displayPath);
-  const target = await resolveWriteTarget(scope, absPath, displayPath, true);
+  // EISDIR, ENOTDIR, ... of an outside path would tell what exists there: refused as outside first.
+  const target = await resolveWriteTarget(scope, absPath, displayPath, true).catch((error: unknown) => rethrowConfined(scope, absPath, displayPath, error));
   try {
     const { dir, name, existing } = target;
     if (existing !== undefined && existing.nlink > 1) {

@@ -9,7 +9,7 @@ import { constants } from "node:fs";
 import { lstat, mkdir, open, readFile, readdir, readlink, type FileHandle } from "node:fs/promises";
 import type { Dirent, Stats } from "node:fs";
 import path from "node:path";
-import { MAX_SYMLINK_HOPS, assertNoNul, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, type FsScope } from "./confinement.js";
+import { MAX_SYMLINK_HOPS, assertNoNul, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, rethrowConfined, type FsScope } from "./confinement.js";
 import { errnoCode, errnoError } from "./errno.js";
 import { PROC_FD_AVAILABLE } from "./descriptor-path.js";
 
@@ -176,7 +176,9 @@ export interface OpenDirOptions {
 export async function openDirConfined(scope: FsScope, absPath: string, options: OpenDirOptions = {}): Promise<CheckedDir> {
   const displayPath = options.displayPath ?? absPath;
   assertNoNul(absPath, displayPath);
-  return openDir(scope, absPath, { displayPath, entry: options.forEntry }, options.create === true, "inside", { left: MAX_SYMLINK_HOPS });
+  return openDir(scope, absPath, { displayPath, entry: options.forEntry }, options.create === true, "inside", { left: MAX_SYMLINK_HOPS }).catch(
+    (error: unknown) => rethrowConfined(scope, absPath, displayPath, error),
+  );
 }
 
 async function openDir(scope: FsScope, absPath: string, naming: Naming, create: boolean, role: DirRole, hops: { left: number }): Promise<CheckedDir> {

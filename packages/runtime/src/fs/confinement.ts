@@ -119,8 +119,8 @@ export async function realPathOfHandle(handle: FileHandle, openedAs: string, opt
 }
 
 /**
- * Where a path that may not exist yet would land: the realpath of its nearest existing ancestor plus
- * the missing components (dangling symlinks are followed). Used for early checks and lock keys;
+ * Where a path that may not exist yet would land: its realpath when it exists, else the path the
+ * kernel would walk to create it (links, dangling ones too, followed before any `..` after them). Used for early checks and lock keys;
  * what is finally written is checked again on descriptors. A path changing while it is resolved is
  * resolved again; one that keeps changing is a retryable EXECUTION_FAILED, never an errno error.
  */
@@ -148,24 +148,82 @@ export async function resolveForCreate(absPath: string): Promise<string> {
 const RESOLVE_ATTEMPTS = 3;
 
 async function resolveForCreateOnce(absPath: string): Promise<string> {
-  let current = path.resolve(absPath);
-  for (let hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
-    const info = await lstat(current).catch(() => undefined);
-    if (info?.isSymbolicLink()) {
-      const existing = await realpath(current).catch(() => undefined);
-      if (existing !== undefined) return existing;
-      current = path.resolve(path.dirname(current), await readlink(current));
+  const absolute = absPath.startsWith("/") ? absPath : `${process.cwd()}/${absPath}`;
+  // An existing path: the kernel's own answer, in one call (the common case, and the hot one).
+  // Else (missing, below a file, a link cycle, a name too long...) the walk below tells where it would land.
+  return realpath(absolute).catch(() => resolveMissing(absolute));
+}
+
+/**
+ * Resolves a path that does not (fully) exist component by component, the way the kernel would
+ * walk it and `mkdir -p` would then create it: a link, dangling ones included, is replaced by its
+ * target; a `..` applies to what was resolved so far, links already followed (never lexically:
+ * `ws/link/..` is the link target's parent, not `ws`). From the first missing component on, the
+ * rest is created as real folders, so there `..` is lexical.
+ */
+async function resolveMissing(absolute: string): Promise<string> {
+  // Components still to walk, the next one last.
+  const pending = absolute.split("/").reverse();
+  let current = "/";
+  let exists = true;
+  let hops = 0;
+  while (pending.length > 0) {
+    const part = pending.pop()!;
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      // `current` never holds a link (each was replaced by its target), so its parent is real.
+      current = path.dirname(current);
       continue;
     }
-    if (info !== undefined) return realpath(current);
-    const missing: string[] = [path.basename(current)];
-    let ancestor = path.dirname(current);
-    while (ancestor !== path.dirname(ancestor) && (await lstat(ancestor).catch(() => undefined)) === undefined) {
-      missing.unshift(path.basename(ancestor));
-      ancestor = path.dirname(ancestor);
+    const next = current === "/" ? `/${part}` : `${current}/${part}`;
+    if (!exists) {
+      current = next;
+      continue;
     }
-    const realAncestor = await realpath(ancestor);
-    return path.join(realAncestor, ...missing);
+    // Missing, below a file, unreadable, a name too long: nothing usable is there, so the rest is
+    // what would be created (and the open that follows reports the errno in the tool's words).
+    const info = await lstat(next).catch(() => undefined);
+    if (info === undefined) {
+      exists = false;
+      current = next;
+    } else if (info.isSymbolicLink()) {
+      if (++hops > MAX_SYMLINK_HOPS) throw new ToolError(ErrorCode.INVALID_INPUT, `Too many levels of symbolic links: ${absolute}`, { filePath: absolute });
+      const target = await readlink(next);
+      if (target.startsWith("/")) current = "/";
+      pending.push(...target.split("/").reverse());
+    } else {
+      current = next;
+    }
   }
-  throw new ToolError(ErrorCode.INVALID_INPUT, `Too many levels of symbolic links: ${absPath}`, { filePath: absPath });
+  return current;
+}
+
+/**
+ * PERMISSION_DENIED when `absPath` would land outside the roots, judged on the path (links followed,
+ * dangling ones too, see {@link resolveForCreate}) and never on whether it exists: a probe of an
+ * outside path gets the same answer for a file that is there and one that is not (issue #19).
+ * Tools call it before they report anything that depends on existence (missing, a folder, not a
+ * folder); confined opens call it when the open itself fails. It does not replace the descriptor
+ * check that follows every open, which is what holds in a race. A path it cannot resolve (a NUL
+ * byte, EACCES on an ancestor) passes: the tool's own check then reports it in its words.
+ */
+export async function assertPathInsideRoots(scope: FsScope, absPath: string, displayPath: string = absPath): Promise<void> {
+  if (scope.fsScope === "any" || absPath.includes("\0")) return;
+  let real: string;
+  try {
+    real = await resolveForCreate(absPath);
+  } catch (error) {
+    if (ToolError.is(error) && error.code === ErrorCode.INVALID_INPUT) throw error;
+    return;
+  }
+  await assertInsideRoots(scope, real, displayPath);
+}
+
+/**
+ * Rethrows `error` (a failed confined open of `absPath`) as PERMISSION_DENIED when the path lies
+ * outside the roots, so that ENOENT, ENOTDIR or ELOOP never tell what exists outside; else as it was.
+ */
+export async function rethrowConfined(scope: FsScope, absPath: string, displayPath: string, error: unknown): Promise<never> {
+  if (!ToolError.is(error)) await assertPathInsideRoots(scope, absPath, displayPath);
+  throw error;
 }

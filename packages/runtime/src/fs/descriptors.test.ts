@@ -301,6 +301,9 @@ describe("the temporaries journal (issue #23 item 3)", () => {
     await writeFile(path.join(stateDir, "default", "state.json"), "{}");
     // A torn journal line (a crash while writing it) is dropped.
     await writeFile(path.join(journal.dir, `${dead}.3.json`), '{"temp":');
+    // So is an entry killed while it was written beside its name (issue #19); a live writer's is kept.
+    await writeFile(path.join(journal.dir, `${dead}.4.json.partial`), "");
+    await writeFile(path.join(journal.dir, `${process.pid}.5.json.partial`), '{"temp":');
 
     const report = await journal.recover();
     expect(report.removed.sort()).toEqual([deadTemp, stateTemp].sort());
@@ -308,7 +311,11 @@ describe("the temporaries journal (issue #23 item 3)", () => {
     expect((await readdir(path.join(ws, "sub"))).sort()).toEqual([path.basename(liveTemp), "a.txt"].sort());
     expect(await readFile(outsideTemp, "utf8")).toBe("not ours to remove");
     expect(await readdir(path.join(stateDir, "default"))).toEqual(["state.json"]);
-    expect((await readdir(journal.dir)).length).toBe(1);
+    const left = await readdir(journal.dir);
+    expect(left.filter((n) => n.endsWith(".partial"))).toEqual([`${process.pid}.5.json.partial`]);
+    expect(left.filter((n) => n.endsWith(".json"))).toHaveLength(1);
+    expect(left).toHaveLength(2);
+    await rm(path.join(journal.dir, `${process.pid}.5.json.partial`));
     await live.end();
     expect(path.basename(journal.dir)).toBe(TEMP_JOURNAL_DIR_NAME);
   });

@@ -9,7 +9,7 @@ import { open, type FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { ErrorCode } from "../errors/error-code.js";
 import { ToolError } from "../errors/tool-error.js";
-import { assertInsideRoots, assertNoNul, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, type FsScope } from "./confinement.js";
+import { assertInsideRoots, assertNoNul, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, rethrowConfined, type FsScope } from "./confinement.js";
 import { DELETED_SUFFIX, PROC_FD_AVAILABLE } from "./descriptor-path.js";
 import { SYNC_READ_MAX_BYTES, syncFastPathEnabled, timedSync } from "./sync-fast-path.js";
 import { errnoError } from "./errno.js";
@@ -56,6 +56,8 @@ export async function openConfined(scope: FsScope, absPath: string, displayPath:
     try {
       return await openAndCheck(scope, absPath, displayPath);
     } catch (error) {
+      // ENOENT, ENOTDIR, ... of an outside path would tell what exists there: refused as outside first.
+      if (!ToolError.is(error)) await rethrowConfined(scope, absPath, displayPath, error);
       // Only without procfs can an open not tell a replaced file from a swapped one; a replace is
       // over in microseconds, so trying again is what the caller would do anyway.
       if (!(ToolError.is(error) && error.retryable) || attempt >= OPEN_ATTEMPTS) throw error;
@@ -100,7 +102,13 @@ export async function readFileConfined(scope: FsScope, absPath: string, options:
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
   if (syncFastPathEnabled() && PROC_FD_AVAILABLE) {
     assertNoNul(absPath, options.displayPath ?? absPath);
-    const fast = timedSync(() => readSmallFileSync(scope, absPath, options.displayPath ?? absPath, maxBytes));
+    let fast: ReadResult | undefined;
+    try {
+      fast = timedSync(() => readSmallFileSync(scope, absPath, options.displayPath ?? absPath, maxBytes));
+    } catch (error) {
+      // As in openConfined: an errno failure of an outside path is refused as outside first.
+      return rethrowConfined(scope, absPath, options.displayPath ?? absPath, error);
+    }
     if (fast !== undefined) return fast;
   }
   const opened = await openConfined(scope, absPath, options.displayPath ?? absPath);

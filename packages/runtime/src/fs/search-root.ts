@@ -15,7 +15,7 @@ import { constants, realpathSync, accessSync } from "node:fs";
 import { mkdtemp, mkdir, open, readdir, rm, symlink, writeFile, type FileHandle } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { assertNoNul, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, type FsScope } from "./confinement.js";
+import { assertNoNul, isWithinRoot, outsideRootsError, realPathOfHandle, realRoots, rethrowConfined, type FsScope } from "./confinement.js";
 import { PROC_FD_AVAILABLE } from "./descriptor-path.js";
 import { isAlive } from "./temp-journal.js";
 import { ErrorCode } from "../errors/error-code.js";
@@ -322,7 +322,8 @@ const ROOT_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTT
 export async function openSearchRoot(scope: FsScope, absPath: string, options: SearchRootOptions = {}): Promise<SearchRoot> {
   const displayPath = options.displayPath ?? absPath;
   assertNoNul(absPath, displayPath);
-  const handle = await open(absPath, ROOT_FLAGS);
+  // ENOENT, ENOTDIR, ... of an outside path would tell what exists there: refused as outside first.
+  const handle = await open(absPath, ROOT_FLAGS).catch((error: unknown) => rethrowConfined(scope, absPath, displayPath, error));
   try {
     const realPath = await realPathOfHandle(handle, absPath);
     let bindRoot: string | undefined;

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdir, readFile, readdir, stat, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "../core/logger.js";
 import { openDirUnconfined } from "./checked-dir.js";
@@ -102,13 +102,20 @@ export class TempJournal {
     await this.#ready;
     const file = path.join(this.dir, `${process.pid}.${randomBytes(8).toString("hex")}.json`);
     const record: JournalRecord = { temp: tempPath, pid: process.pid, ...(OWN_START_TIME === undefined ? {} : { start: OWN_START_TIME }) };
+    // Written beside its name and renamed in, so that an entry is always whole (issue #19: a kill
+    // during the write left 0-byte entries in the state folder); a torn `.partial` is swept by recover.
+    const partial = `${file}${PARTIAL_SUFFIX}`;
+    const writeEntry = async (): Promise<void> => {
+      await writeFile(partial, JSON.stringify(record), { flag: "wx", mode: 0o600 });
+      await rename(partial, file);
+    };
     try {
-      await writeFile(file, JSON.stringify(record), { flag: "wx", mode: 0o600 });
+      await writeEntry();
     } catch (error) {
       // The folder was removed under us: make it again once.
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
       await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      await writeFile(file, JSON.stringify(record), { flag: "wx", mode: 0o600 });
+      await writeEntry();
     }
     return { end: () => unlink(file).catch(() => undefined) };
   }
@@ -123,6 +130,11 @@ export class TempJournal {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     for (const name of names) {
       const file = path.join(this.dir, name);
+      if (name.endsWith(PARTIAL_SUFFIX)) {
+        // An entry its writer was killed while writing: its temporary was not created yet.
+        if (await writerGone(file, Number(name.slice(0, name.indexOf("."))))) await unlink(file).catch(() => undefined);
+        continue;
+      }
       let record: JournalRecord;
       try {
         record = JSON.parse(await readFile(file, "utf8")) as JournalRecord;
@@ -175,6 +187,20 @@ async function removeTemporary(tempPath: string): Promise<boolean> {
   } finally {
     await dir.close();
   }
+}
+
+/** Suffix of a journal entry while it is written (renamed to its `.json` name once whole). */
+const PARTIAL_SUFFIX = ".partial";
+
+/**
+ * Whether the writer `pid` of `file` is gone. A restarted server can get its predecessor's pid
+ * (containers): then the file's age tells.
+ */
+async function writerGone(file: string, pid: number): Promise<boolean> {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return true;
+  if (pid !== process.pid) return !isAlive(pid, undefined);
+  const modified = (await stat(file).catch(() => undefined))?.mtimeMs ?? Infinity;
+  return modified < PROCESS_STARTED_AT_MS;
 }
 
 /** Temporaries in the state folder and its direct subfolders whose writer is not running. */

@@ -31,8 +31,10 @@ export function truncateHeadTail(text: string, limit: number, marker: string = T
 /** Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a code point. */
 export function truncateUtf8(text: string, maxBytes: number): { text: string; truncated: boolean } {
   const bytes = Buffer.from(text, "utf8");
-  if (bytes.length <= maxBytes) return { text, truncated: false };
-  let end = Math.max(0, maxBytes);
+  // A negative budget is no budget: nothing fits, but an empty text was not cut.
+  const budget = Math.max(0, maxBytes);
+  if (bytes.length <= budget) return { text, truncated: false };
+  let end = budget;
   while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
   return { text: bytes.subarray(0, end).toString("utf8"), truncated: true };
 }

@@ -17,6 +17,7 @@ import {
   runRipgrep,
   rustIoErrorText,
   statPath,
+  assertPathInsideRoots,
   type RipgrepRun,
   type SearchRoot,
 } from "@grok-tools/runtime/fs";
@@ -130,6 +131,8 @@ export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>
   const cwdDisplay = ctx.cwd;
   const workdir = resolveModelPath(ctx.cwd, input.path ?? "");
   if (input.path !== undefined && input.path !== null) {
+    // Outside the roots is refused before anything tells whether the path exists (issue #19).
+    await assertPathInsideRoots(ctx.session, workdir, input.path);
     const missing = await statPath(workdir).then(
       () => false,
       (error: unknown) => errnoCode(error) === "ENOENT",

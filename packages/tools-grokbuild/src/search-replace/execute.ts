@@ -13,6 +13,7 @@ import {
   resolveForCreate,
   resolveModelPath,
   statPath,
+  assertPathInsideRoots,
   writeFileConfined,
   type ReadResult,
   rustIoErrorText,
@@ -74,6 +75,8 @@ export async function executeSearchReplace(input: SearchReplaceInput, ctx: ToolC
     executeTool: ctx.names.tool("execute") ?? "",
   };
   let absolute = resolveModelPath(ctx.cwd, input.file_path);
+  // Outside the roots is refused before anything tells whether the path exists or is a folder (issue #19).
+  await assertPathInsideRoots(ctx.session, absolute, input.file_path);
   const info = await statPath(absolute).catch((error: unknown) => errnoCode(error) ?? "ERROR");
   if (info === "ENOENT") absolute = (await resolveUnicodeFileName(ctx.session, absolute)) ?? absolute;
   for (const part of input.file_path.split("/")) {

@@ -7,7 +7,7 @@
 import path from "node:path";
 import { ErrorCode, ToolError, subagentHostService, type ToolContext, type ToolResult } from "@grok-tools/runtime";
 import { TOOL_KINDS, uuidV7, type SubagentSpawnRequest } from "@grok-tools/runtime/helpers";
-import { expandTilde } from "@grok-tools/runtime/fs";
+import { assertPathInsideRoots, expandTilde } from "@grok-tools/runtime/fs";
 import { DEFAULT_MAX_CONCURRENT_SUBAGENTS, taskManagerService, type SubagentLimitBehavior, type SubagentSnapshot } from "@grok-tools/tasks";
 import { parseCapabilityMode, type CapabilityMode } from "../shared/subagents/capability-mode.js";
 import { resolveChildTools } from "../shared/subagents/child-tools.js";
@@ -42,6 +42,8 @@ async function checkCwd(input: TaskInput, ctx: ToolContext<TaskParams>, resuming
     return undefined;
   }
   const dir = path.resolve(ctx.cwd, expandTilde(input.cwd));
+  // A subagent's folder outside the roots is refused before anything tells whether it exists (issue #19).
+  await assertPathInsideRoots(ctx.session, dir, input.cwd);
   const state = await directoryState(dir);
   if (input.isolation === "worktree") {
     if (state === "ok")

@@ -346,6 +346,12 @@ describe("GrokBuild:task", () => {
     await writeFile(path.join(tmp, "ws", "file.txt"), "x");
     expect((await fails(s, "task", { prompt: "p", description: "d", cwd: "missing" })).message).toBe('cwd "missing" does not exist');
     expect((await fails(s, "task", { prompt: "p", description: "d", cwd: "`file.txt`" })).message).toBe('cwd "file.txt" exists but is not a directory');
+    // Outside the roots: refused, the same for a folder that exists and one that does not (issue #19).
+    await mkdir(path.join(tmp, "elsewhere"), { recursive: true });
+    for (const cwd of [path.join(tmp, "elsewhere"), path.join(tmp, "nowhere"), "../elsewhere"]) {
+      expect((await fails(s, "task", { prompt: "p", description: "d", cwd })).code).toBe("PERMISSION_DENIED");
+    }
+    expect(host.requests).toHaveLength(0);
     await mkdir(path.join(tmp, "ws", "sub"));
     await ok(s, "task", { prompt: "p", description: "d", cwd: '"sub"' });
     await host.arrived(1);

@@ -7,6 +7,7 @@ import { statSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { ErrorCode, ToolError, type ToolContext, type ToolNotification, type ToolResult } from "@grok-tools/runtime";
+import { assertPathInsideRoots } from "@grok-tools/runtime/fs";
 import { sanitizeForFileName } from "@grok-tools/runtime/helpers";
 import { childEnvironment, taskManagerService, type TaskResult } from "@grok-tools/tasks";
 import { softWrapLines, stripAnsi } from "../shared/text.js";
@@ -73,6 +74,8 @@ export async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolR
     notify({ type: "BashExecutionFailed", tool_call_id: ctx.callId, command: input.command, cwd, error: message });
     throw new ToolError(ErrorCode.EXECUTION_FAILED, message, { retryable: false });
   };
+  // Outside the roots is refused before anything tells whether the folder exists (issue #19).
+  if (workdir !== null) await assertPathInsideRoots(ctx.session, cwd, workdir);
   if (!isDirectory(cwd)) failed(new Error(`working directory does not exist: ${cwd}`));
 
   const outcome = await ctx.session
