@@ -263,13 +263,15 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
     codex_read_file: () => one("codex_read_file", { file_path: path.join(ws, "flip.txt") }),
     grep: () => one("grep", { pattern: "needle", path: "flip.txt" }),
     grep_files: () => one("grep_files", { pattern: "needle", path: path.join(ws, "flip.txt") }),
+    // The two-call edits flip files of their own: on the shared flip.txt, the deletes and the other edits
+    // left a read and its edit almost no window together, and on a loaded machine none succeeded.
     "search_replace edit": (i) => [
-      { tool: "read_file", input: { target_file: "flip.txt" } },
-      { tool: "search_replace", input: { file_path: "flip.txt", old_string: "needle flip", new_string: `needle flip\nsr ${i}` } },
+      { tool: "read_file", input: { target_file: "flip-sr.txt" } },
+      { tool: "search_replace", input: { file_path: "flip-sr.txt", old_string: "needle flip", new_string: `needle flip\nsr ${i}` } },
     ],
     "concise edit": (i) => [
-      { tool: "read_file", input: { target_file: "flip.txt" } },
-      { tool: "search_replace_concise", input: { file_path: "flip.txt", old_string: "needle flip", new_string: `needle flip\nsrc ${i}` } },
+      { tool: "read_file", input: { target_file: "flip-concise.txt" } },
+      { tool: "search_replace_concise", input: { file_path: "flip-concise.txt", old_string: "needle flip", new_string: `needle flip\nsrc ${i}` } },
     ],
     "apply_patch update": (i) => one("apply_patch", patch(`*** Update File: flip.txt\n@@\n needle flip\n+ap ${i}`)),
     "apply_patch delete": () => one("apply_patch", patch("*** Delete File: flip.txt")),
@@ -321,7 +323,11 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
     if (!finalized.success) throw new Error(`finalize failed: ${finalized.message}`);
     const flipper = await startFlipper(
       flipFiles
-        ? [{ path: path.join(ws, "flip.txt"), outside: path.join(outside, "target.txt"), kind: "file" }]
+        ? ["flip.txt", "flip-sr.txt", "flip-concise.txt"].map((name) => ({
+            path: path.join(ws, name),
+            outside: path.join(outside, "target.txt"),
+            kind: "file" as const,
+          }))
         : [
             { path: path.join(ws, "flip"), outside },
             { path: path.join(ws, "top", "nested"), outside },
