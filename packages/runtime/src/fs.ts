@@ -33,7 +33,7 @@ export {
   type UniqueFileOptions,
   type WriteResult,
 } from "./fs/atomic-write.js";
-export { resolveRealPath, statPath, statPathSync } from "./fs/path-facts.js";
+export { resolveRealPath, statPath, statPathConfined, statPathSync } from "./fs/path-facts.js";
 export { TEMP_JOURNAL_DIR_NAME, TempJournal, temporaryNameFor, temporaryWriterPid, type JournalEntry, type RecoveryReport } from "./fs/temp-journal.js";
 export {
   SEARCH_SANDBOX_ENV_VAR,

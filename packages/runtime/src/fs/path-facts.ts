@@ -7,9 +7,19 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import { statSync, type Stats } from "node:fs";
+import { assertPathInsideRoots, type FsScope } from "./confinement.js";
 
 /** `stat` of `absPath` (links followed); rejects with the errno error. Never act on it without a confined open. */
 export function statPath(absPath: string): Promise<Stats> {
+  return stat(absPath);
+}
+
+/**
+ * {@link statPath} of a path the model named: PERMISSION_DENIED first when it lies outside the roots,
+ * so that whether it exists, or is a folder, is never told about an outside path (issue #19).
+ */
+export async function statPathConfined(scope: FsScope, absPath: string, displayPath: string = absPath): Promise<Stats> {
+  await assertPathInsideRoots(scope, absPath, displayPath);
   return stat(absPath);
 }
 

@@ -16,8 +16,7 @@ import {
   ripgrepPath,
   runRipgrep,
   rustIoErrorText,
-  statPath,
-  assertPathInsideRoots,
+  statPathConfined,
   type RipgrepRun,
   type SearchRoot,
 } from "@grok-tools/runtime/fs";
@@ -131,11 +130,12 @@ export async function executeGrep(input: GrepInput, ctx: ToolContext<GrepParams>
   const cwdDisplay = ctx.cwd;
   const workdir = resolveModelPath(ctx.cwd, input.path ?? "");
   if (input.path !== undefined && input.path !== null) {
-    // Outside the roots is refused before anything tells whether the path exists (issue #19).
-    await assertPathInsideRoots(ctx.session, workdir, input.path);
-    const missing = await statPath(workdir).then(
+    const missing = await statPathConfined(ctx.session, workdir, input.path).then(
       () => false,
-      (error: unknown) => errnoCode(error) === "ENOENT",
+      (error: unknown) => {
+        if (ToolError.is(error)) throw error;
+        return errnoCode(error) === "ENOENT";
+      },
     );
     if (missing) throw notFound(ctx.cwd, workdir, input.path);
   }

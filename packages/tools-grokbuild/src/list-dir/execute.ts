@@ -4,7 +4,7 @@
  */
 import type { Stats } from "node:fs";
 import { ErrorCode, ToolError, type ToolContext } from "@grok-tools/runtime";
-import { assertPathInsideRoots, errnoCode, openDirConfined, resolveModelPath, statPath } from "@grok-tools/runtime/fs";
+import { errnoCode, openDirConfined, resolveModelPath, statPathConfined } from "@grok-tools/runtime/fs";
 import { ROOT_TRUNCATION_NOTICE_TEMPLATE } from "./notices.js";
 import { budgetExpand, buildTree } from "./render.js";
 import type { ListDirInput, ListDirOutput, ListDirParams } from "./schema.js";
@@ -31,20 +31,14 @@ export async function executeListDir(input: ListDirInput, ctx: ToolContext<ListD
   const legacy = ctx.contractVersion === LEGACY_0_4_10;
   const absolute = resolveModelPath(ctx.cwd, input.target_directory);
   const displayPath = displayPathFor(ctx.cwd, input.target_directory);
-  // Outside the roots is refused before anything tells whether the folder exists (issue #19).
-  await assertPathInsideRoots(ctx.session, absolute, displayPath);
   // Errors are told apart by shape, not `instanceof` (fs errors may come from another realm).
-  const info: Stats | undefined = await statPath(absolute).catch(() => undefined);
-  if (info === undefined || !info.isDirectory()) {
-    const code =
-      info === undefined
-        ? await statPath(absolute).then(
-            () => undefined,
-            (error: unknown) => errnoCode(error),
-          )
-        : undefined;
-    throw notADirectory(code, info, displayPath, legacy);
-  }
+  let code: string | undefined;
+  const info: Stats | undefined = await statPathConfined(ctx.session, absolute, displayPath).catch((error: unknown) => {
+    if (ToolError.is(error)) throw error;
+    code = errnoCode(error);
+    return undefined;
+  });
+  if (info === undefined || !info.isDirectory()) throw notADirectory(code, info, displayPath, legacy);
   // The folder is checked on its descriptor and listed through it (a swap for a link meanwhile is not followed).
   const dir = await openDirConfined(ctx.session, absolute, { displayPath }).catch((error: unknown) => {
     if (ToolError.is(error)) throw error;

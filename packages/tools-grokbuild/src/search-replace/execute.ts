@@ -12,8 +12,7 @@ import {
   readTracker,
   resolveForCreate,
   resolveModelPath,
-  statPath,
-  assertPathInsideRoots,
+  statPathConfined,
   writeFileConfined,
   type ReadResult,
   rustIoErrorText,
@@ -75,9 +74,10 @@ export async function executeSearchReplace(input: SearchReplaceInput, ctx: ToolC
     executeTool: ctx.names.tool("execute") ?? "",
   };
   let absolute = resolveModelPath(ctx.cwd, input.file_path);
-  // Outside the roots is refused before anything tells whether the path exists or is a folder (issue #19).
-  await assertPathInsideRoots(ctx.session, absolute, input.file_path);
-  const info = await statPath(absolute).catch((error: unknown) => errnoCode(error) ?? "ERROR");
+  const info = await statPathConfined(ctx.session, absolute, input.file_path).catch((error: unknown) => {
+    if (ToolError.is(error)) throw error;
+    return errnoCode(error) ?? "ERROR";
+  });
   if (info === "ENOENT") absolute = (await resolveUnicodeFileName(ctx.session, absolute)) ?? absolute;
   for (const part of input.file_path.split("/")) {
     const bytes = Buffer.byteLength(part);
