@@ -2,11 +2,11 @@
 // or non-folder workspace, an unwritable state folder, a state folder held by another server, an
 // address in use (exit 1). Also: state keyed by workspace, and a stale lock after kill -9.
 import { afterEach, describe, expect, it, jest } from "@jest/globals";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { credentials, type ServiceError } from "@grpc/grpc-js";
 import { GrokToolsServiceClient, FinalizeToolServerConfigRequest, type ExecuteToolResponse } from "@grok-tools/proto";
-import { cleanUp, SERVER_TEST_TIMEOUT_MS, startServer, tempDir } from "./run-server.js";
+import { BIN, cleanUp, SERVER_TEST_TIMEOUT_MS, startServer, tempDir } from "./run-server.js";
 
 // Each test starts a server process: on a loaded machine its start alone can take tens of seconds.
 jest.setTimeout(SERVER_TEST_TIMEOUT_MS);
@@ -139,12 +139,15 @@ describe("the state folder must be writable", () => {
     const state = path.join(dir, "state");
     mkdirSync(workspace, { mode: 0o755 });
     mkdirSync(state, { mode: 0o755 });
-    // root writes anywhere: then the server runs as nobody, for whom a root-owned 0755 folder is read-only.
+    chmodSync(state, 0o555);
+    // root writes anywhere: then the folder belongs to nobody and the server runs as root without the
+    // capabilities that override file permissions. (Running it as nobody instead fails earlier when the
+    // checkout itself is not readable by nobody, as in a `mktemp -d` clone.)
     const asRoot = process.getuid?.() === 0;
-    if (!asRoot) chmodSync(state, 0o555);
+    if (asRoot) chownSync(state, 65534, 65534);
     const result = await refused(
       ["--listen", "127.0.0.1:0", "--workspace", workspace, "--state-dir", state],
-      asRoot ? { uid: 65534, gid: 65534, env: { ...process.env, HOME: "/nonexistent" } } : {},
+      asRoot ? { command: ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--", process.execPath, BIN] } : {},
     );
     expect(result.code).toBe(EXIT_USAGE);
     expect(result.stdout).toBe("");
