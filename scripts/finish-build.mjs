@@ -3,7 +3,7 @@
 // source is gone (tsc -b never deletes outputs, so a removed module would still be published from a
 // developer's dist/), and copies the model-facing descriptions (src/**/description.md and
 // description.<variant>.md) into dist/ beside the modules that load them, removing stale copies.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 
 const DESCRIPTION_FILE = /^description(\.[a-z0-9-]+)?\.md$/;
@@ -30,12 +30,24 @@ for (const file of files(dist)) {
   }
 }
 
+/**
+ * Servers of other test suites read these descriptions from dist/ while `npm start` (a README test) rebuilds:
+ * an unchanged copy is left alone, and a changed one is renamed into place, so a reader never sees a half-written file.
+ */
+function copyIfChanged(from, to) {
+  const content = readFileSync(from);
+  if (existsSync(to) && readFileSync(to).equals(content)) return;
+  const temporary = `${to}.${process.pid}.tmp`;
+  copyFileSync(from, temporary);
+  renameSync(temporary, to);
+}
+
 const wanted = new Set();
 for (const file of files(src)) {
   if (!DESCRIPTION_FILE.test(path.basename(file))) continue;
   const target = path.join(dist, path.relative(src, file));
   mkdirSync(path.dirname(target), { recursive: true });
-  copyFileSync(file, target);
+  copyIfChanged(file, target);
   wanted.add(target);
 }
 for (const file of files(dist)) if (DESCRIPTION_FILE.test(path.basename(file)) && !wanted.has(file)) rmSync(file);
