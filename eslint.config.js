@@ -9,18 +9,13 @@ import tseslint from "typescript-eslint";
 
 // Tool code reaches files through @grok-tools/runtime/fs (with ctx.session as the scope) and host facts
 // through @grok-tools/runtime/helpers, never node:fs; tool folders never import another tool's folder:
-// helpers shared by tools live in src/shared/. The one exception to the first rule is each package's
-// description loader (src/shared/description.ts): it reads the package's own files, not the workspace.
-// description.ts reads package files; subagent-types.ts reads the agent definition folders the
-// server was configured with (user configuration, not workspace files the model names).
+// what two tools share (the search_replace engine both twins run, the task-output core) lives in
+// src/shared/. Both rules hold in every tool package, the vendor-style ones (tools-opencode,
+// tools-hashline) included. The exceptions to the first rule: each package's description loader
+// (src/shared/description.ts) reads the package's own files, not the workspace; subagent-types.ts
+// reads the agent definition folders the server was configured with (user configuration, not
+// workspace files the model names).
 const FS_EXCEPTIONS = ["packages/*/src/shared/description.ts", "packages/tools-grokbuild/src/shared/subagents/subagent-types.ts"];
-// The concise twin is the same tool in the GrokBuildConcise namespace and runs the standard tool's code;
-// the two task tools share description text with get_task_output (descriptions are packaging's to move).
-const CROSS_TOOL_EXCEPTIONS = [
-  "packages/tools-grokbuild/src/search-replace-concise/search-replace-concise.ts",
-  "packages/tools-grokbuild/src/kill-task/description.ts",
-  "packages/tools-grokbuild/src/wait-tasks/wait-tasks.ts",
-];
 const NODE_FS = ["fs", "fs/promises", "node:fs", "node:fs/promises"].map((name) => ({
   name,
   allowTypeImports: true,
@@ -29,6 +24,12 @@ const NODE_FS = ["fs", "fs/promises", "node:fs", "node:fs/promises"].map((name) 
 const OTHER_TOOL = {
   group: ["../*/**", "!../shared/**", "!../reminders/**", "!../../shared/**", "!../../reminders/**"],
   message: "A tool folder imports no other tool folder: move what both need to src/shared/.",
+};
+// The same in vendor packages, where a path that climbs out of the package is the public-entry rule's to
+// report (one message per import); a regex, since a gitignore-style group cannot re-include what "../*/**" excludes.
+const VENDOR_OTHER_TOOL = {
+  regex: String.raw`^\.\./(?!shared/|reminders/|\.\./shared/|\.\./reminders/|\.\./\.\./)[^/]+/.`,
+  message: OTHER_TOOL.message,
 };
 const VENDOR_ENTRY_MESSAGE =
   "A vendor namespace package imports only @grok-tools/runtime's public entries (/, /fs, /helpers) and @grok-tools/tasks; improve the public runtime API instead of reaching inside.";
@@ -58,12 +59,13 @@ const VENDOR_TEST_ENTRIES = {
   ],
   message: VENDOR_ENTRY_MESSAGE,
 };
-const TOOL_FOLDERS = ["packages/tools-grokbuild/src/*/**/*.ts", "packages/tools-codex/src/*/**/*.ts"];
-const SHARED_FOLDERS = [
-  "packages/tools-grokbuild/src/shared/**/*.ts",
-  "packages/tools-grokbuild/src/reminders/**/*.ts",
-  "packages/tools-codex/src/shared/**/*.ts",
-];
+// The tool packages: first-party, and vendor-style (which also get the public-entry rule below).
+const toolFolders = (packages) => packages.map((name) => `packages/${name}/src/*/**/*.ts`);
+const sharedFolders = (packages) => packages.flatMap((name) => [`packages/${name}/src/shared/**/*.ts`, `packages/${name}/src/reminders/**/*.ts`]);
+const TOOL_FOLDERS = toolFolders(["tools-grokbuild", "tools-codex"]);
+const SHARED_FOLDERS = sharedFolders(["tools-grokbuild", "tools-codex"]);
+const VENDOR_TOOL_FOLDERS = toolFolders(["tools-opencode", "tools-hashline"]);
+const VENDOR_SHARED_FOLDERS = sharedFolders(["tools-opencode", "tools-hashline"]);
 const NOT_TOOL_FOLDERS = ["packages/*/src/shared/**", "packages/*/src/reminders/**", "**/*.test.ts"];
 
 export default [
@@ -116,20 +118,34 @@ export default [
   },
   {
     files: TOOL_FOLDERS,
-    ignores: [...NOT_TOOL_FOLDERS, ...CROSS_TOOL_EXCEPTIONS],
+    ignores: NOT_TOOL_FOLDERS,
     rules: { "no-restricted-imports": ["error", { paths: NODE_FS, patterns: [OTHER_TOOL] }] },
   },
-  { files: CROSS_TOOL_EXCEPTIONS, rules: { "no-restricted-imports": ["error", { paths: NODE_FS }] } },
-  { files: SHARED_FOLDERS, ignores: ["**/*.test.ts", ...FS_EXCEPTIONS], rules: { "no-restricted-imports": ["error", { paths: NODE_FS }] } },
+  {
+    files: SHARED_FOLDERS,
+    ignores: ["**/*.test.ts", ...FS_EXCEPTIONS],
+    rules: { "no-restricted-imports": ["error", { paths: NODE_FS }] },
+  },
 
   // OpenCode and GrokBuildHashline are built the way an outside vendor builds a namespace (issue #17): their
   // sources import only the runtime's public entries (and, for commands, @grok-tools/tasks); never another
   // tool package, the server, a runtime-internal path, or a file outside the package. Their tests may also
-  // use the runtime's /host and /testing entries.
+  // use the runtime's /host and /testing entries. The tool-folder and node:fs rules above apply to them
+  // too; ESLint keeps only the last options of a rule per file, so each block below states all of them.
   {
     files: ["packages/tools-opencode/src/**/*.ts", "packages/tools-hashline/src/**/*.ts", "examples/vendor-namespace/src/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [VENDOR_ONLY_PUBLIC_ENTRIES] }] },
+  },
+  {
+    files: VENDOR_TOOL_FOLDERS,
+    ignores: NOT_TOOL_FOLDERS,
+    rules: { "no-restricted-imports": ["error", { paths: NODE_FS, patterns: [VENDOR_ONLY_PUBLIC_ENTRIES, VENDOR_OTHER_TOOL] }] },
+  },
+  {
+    files: VENDOR_SHARED_FOLDERS,
+    ignores: ["**/*.test.ts", ...FS_EXCEPTIONS],
+    rules: { "no-restricted-imports": ["error", { paths: NODE_FS, patterns: [VENDOR_ONLY_PUBLIC_ENTRIES] }] },
   },
   {
     files: ["packages/tools-opencode/{src,test}/**/*.test.ts", "packages/tools-hashline/{src,test}/**/*.test.ts"],

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // An example subagent child for grok-tools-callback-host's command runner: a real agent loop
-// without a model. It reads the SpawnSubagent request as JSON on stdin, starts (or connects to)
-// a grok-tools server for its working directory, finalizes exactly the tool names it was given,
+// without a model. It reads the SpawnSubagent request as JSON on stdin, connects back to the
+// grok-tools server that spawned it as its own session (or starts a server for its working
+// directory), finalizes exactly the tool names it was given,
 // runs a scripted plan of tool calls against it (read, grep, edit by default), feeding each
 // result into the next step, and prints its result as JSON on stdout.
 import { mkdtemp, rm } from "node:fs/promises";
@@ -38,17 +39,26 @@ function substitute(value, prev) {
 }
 
 async function connect(request) {
-  // A server of your own (GROK_TOOLS_CHILD_ADDRESS) or one started for this child's directory.
+  // Back to the tools server that spawned this child (GROK_TOOLS_CHILD_ADDRESS), as the child's own
+  // session: `session_id` (the child id) as x-grok-session-id. That server knows the session as this
+  // child, one level below its parent, so a nested `task` call meets the depth limit.
   if (process.env.GROK_TOOLS_CHILD_ADDRESS) {
-    const client = createToolsClient({ address: process.env.GROK_TOOLS_CHILD_ADDRESS });
-    return { client, stop: async () => client.close() };
+    const client = createToolsClient({
+      address: process.env.GROK_TOOLS_CHILD_ADDRESS,
+      sessionId: request.session_id ?? request.id,
+      ...(process.env.GROK_TOOLS_CHILD_AUTH_TOKEN ? { authToken: process.env.GROK_TOOLS_CHILD_AUTH_TOKEN } : {}),
+    });
+    // The shared server's workspace is the parent's: the child's cwd applies per call.
+    return { client, callOptions: request.cwd ? { workingDirectory: request.cwd } : {}, stop: async () => client.close() };
   }
+  // Otherwise a server of its own, started for this child's directory (depth is not tracked there).
   const stateDir = await mkdtemp(path.join(os.tmpdir(), "subagent-child-"));
   // Found next to this file (the child's cwd is the workspace, which need not have node_modules).
   const command = findServerCommand(path.dirname(fileURLToPath(import.meta.url)));
   const server = await spawnServer({ workspace: request.cwd ?? process.cwd(), command, stateDir });
   return {
     client: server.client,
+    callOptions: {},
     stop: async () => {
       await server.close();
       await rm(stateDir, { recursive: true, force: true });
@@ -58,12 +68,15 @@ async function connect(request) {
 
 async function main() {
   const request = await readStdin();
-  const { client, stop } = await connect(request);
+  const { client, callOptions, stop } = await connect(request);
   let toolCalls = 0;
   let turns = 0;
   const log = [];
   try {
-    const finalized = await client.finalize({ tools: request.tool_names.map((name) => ({ id: `GrokBuild:${name}` })), sessionId: request.id });
+    const finalized = await client.finalize({
+      tools: request.tool_names.map((name) => ({ id: `GrokBuild:${name}` })),
+      sessionId: request.session_id ?? request.id,
+    });
     if (!finalized.success) throw new Error(`finalize failed: ${finalized.message}`);
     if (request.transcript.length > 0) log.push(`resumed after ${request.transcript.length} earlier turns`);
     let prev = "";
@@ -79,7 +92,7 @@ async function main() {
         continue;
       }
       toolCalls++;
-      const result = await client.executeTool(step.tool, substitute(step.input, prev));
+      const result = await client.executeTool(step.tool, substitute(step.input, prev), callOptions);
       prev = result.ok ? result.promptText : result.error.message;
       log.push(`${step.tool}: ${result.ok ? "ok" : "error"}: ${prev.split("\n")[0]}`);
     }

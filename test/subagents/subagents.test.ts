@@ -1,12 +1,13 @@
 // Subagents end to end (issue #15): grok-tools-server and grok-tools-callback-host as real
 // processes; the host's command runner runs examples/subagent-child, a scripted agent loop that
-// starts its own tools server, finalizes the tool names it was given and calls read/grep/edit.
+// starts its own tools server (or, with GROK_TOOLS_CHILD_ADDRESS, connects back to the spawning
+// server as its own session), finalizes the tool names it was given and calls read/grep/edit.
 // Covers a foreground child, a background child waited with wait_tasks, a child cancelled with
 // kill_task (the host sees the cancellation), a resumed child, a wrong secret, an unreachable
 // host, and the order of the notifications the host receives.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -27,8 +28,8 @@ class HostProcess {
   readonly process: ChildProcess;
   stderr = "";
 
-  constructor(args: string[]) {
-    this.process = spawn(process.execPath, [HOST_CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  constructor(args: string[], env: NodeJS.ProcessEnv = {}) {
+    this.process = spawn(process.execPath, [HOST_CLI, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
     createInterface({ input: this.process.stdout! }).on("line", (line) => {
       this.events.push(JSON.parse(line) as HostEvent);
       for (const w of this.#waiters.splice(0)) w();
@@ -74,6 +75,7 @@ const TOOLS = [
 
 let root: string;
 let host: HostProcess;
+const otherHosts: HostProcess[] = [];
 let server: SpawnedServer;
 const servers: SpawnedServer[] = [];
 
@@ -119,6 +121,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of servers) await s.close();
   await host?.stop();
+  for (const h of otherHosts) await h.stop();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -200,6 +203,41 @@ describe("subagents through a real callback host", () => {
       ["Sleep a while", "cancelled"],
       ["Explore again", "completed"],
     ]);
+  });
+
+  it("a child that connects back to the spawning server runs there as its own session (its id), in its cwd", async () => {
+    const back = await startServer("ws-back");
+    await mkdir(path.join(root, "ws-back", "sub"));
+    await writeFile(path.join(root, "ws-back", "sub", "notes.txt"), "one\n");
+    const backHost = new HostProcess(["--secret", SECRET, "--runner-command", `"${process.execPath}" "${CHILD}"`], { GROK_TOOLS_CHILD_ADDRESS: back.address });
+    otherHosts.push(backHost);
+    const listening = await backHost.waitFor((e) => e.event === "listening", "listening line of the second host");
+    const finalized = await back.client.finalize({
+      tools: TOOLS,
+      clientCallbackAddr: String(listening.address),
+      clientCallbackSecret: SECRET,
+      sessionId: "back-s",
+    });
+    expect(finalized.callbackStatus).toEqual({ connected: true, activeSurfaces: ["notifications", "subagents"] });
+    const prompt = await call(
+      "task",
+      {
+        description: "Append a line",
+        run_in_background: false,
+        cwd: "sub",
+        prompt: plan([
+          { tool: "run_terminal_cmd", input: { command: "echo two >> notes.txt", description: "Append a line" } },
+          { tool: "read_file", input: { target_file: "notes.txt" } },
+        ]),
+      },
+      back,
+    );
+    expect(prompt).toMatch(/^run_terminal_cmd: ok: .*\nread_file: ok: /);
+    expect(await readFile(path.join(root, "ws-back", "sub", "notes.txt"), "utf8")).toBe("one\ntwo\n");
+    // The child's calls ran in the spawning server, in the routed session named by the child id.
+    const id = subagentId(prompt);
+    const [workspaceState] = await readdir(path.join(root, "ws-back-state"));
+    expect(await readdir(path.join(root, "ws-back-state", workspaceState!))).toContain(id);
   });
 
   it("refuses a wrong secret: UNAUTHENTICATED at the host, a failed child at the server", async () => {

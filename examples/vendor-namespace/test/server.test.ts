@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnServer, type SpawnedServer } from "@grok-tools/client";
+import { ErrorCode } from "@grok-tools/runtime";
 
 let server: SpawnedServer;
 let workspace: string;
@@ -33,6 +34,7 @@ test("the server lists, finalizes and runs the tool", async () => {
 });
 
 test("a path outside the workspace is refused by the runtime", async () => {
+  // readFileConfined refuses it before anything tells whether it exists: PERMISSION_DENIED (204) on the wire.
   const result = await server.client.executeTool("word_count", { path: "/etc/hostname" });
-  expect(result.ok).toBe(false);
+  expect(result).toMatchObject({ ok: false, error: { code: ErrorCode.PERMISSION_DENIED } });
 });

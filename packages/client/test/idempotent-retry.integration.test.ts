@@ -1,6 +1,9 @@
 // Issue #21 done-when: a reply lost after the server applied an edit is retried by the client with
 // the same call_id, and the file is edited exactly once, also when the server restarted in between
 // with the same state dir. Also: a repeat with another input is INVALID_INPUT, read-only tools re-run.
+// Appends (not idempotent: a second run shows) through run_terminal_cmd: a lost reply, a call
+// cancelled by its caller while the command runs, and one cut by its deadline and retried by the
+// client; each time the line is appended exactly once.
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +17,7 @@ import { createToolsClient } from "../src/index.js";
 import { CuttingProxy } from "./cutting-proxy.js";
 
 const TOOLS = [{ id: "GrokBuild:search_replace", paramsJson: '{"skip_read_before_edit":true}' }, { id: "GrokBuild:read_file" }];
+const APPEND_TOOLS = [{ id: "GrokBuild:run_terminal_cmd", paramsJson: '{"enabled_background":false}' }];
 const log = { debug() {}, info() {}, warn() {}, error: (o: object, m?: string) => console.error(m, o) };
 
 let cleanup: (() => Promise<void>)[] = [];
@@ -147,6 +151,75 @@ describe("idempotent retries (call_id)", () => {
     expect(after.replayed).toBeUndefined();
     expect(after.ok && after.promptText).toContain("value=9");
   });
+});
+
+describe("idempotent retries of an append (not idempotent by itself)", () => {
+  const lines = (dir: string) => {
+    const file = path.join(dir, "ws", "log.txt");
+    return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+  };
+
+  it("a reply lost after the append: the retry is answered from the record, the line is appended once", async () => {
+    const dir = workspace();
+    const { server, port } = await serve(dir);
+    cleanup.push(() => server.shutdown(500));
+    const { proxy, port: proxyPort } = await CuttingProxy.start(port);
+    cleanup.push(() => proxy.close());
+    const client = createToolsClient({ address: `127.0.0.1:${proxyPort}`, retry: { initialBackoffMs: 20 } });
+    cleanup.push(async () => client.close());
+    expect((await client.finalize({ tools: APPEND_TOOLS })).success).toBe(true);
+
+    proxy.holdReplies = true;
+    const pending = client.executeTool("run_terminal_cmd", { command: "echo x >> log.txt", description: "Append a line" }, { callId: "append-1" });
+    await waitFor(() => recorded(server, "append-1"));
+    await waitFor(() => proxy.heldBytes > 0);
+    proxy.cut();
+    expect(await pending).toMatchObject({ ok: true, replayed: true, callId: "append-1" });
+    expect(lines(dir)).toEqual(["x"]);
+    expect(await client.executeTool("run_terminal_cmd", { command: "echo x >> log.txt", description: "Append a line" }, { callId: "append-1" })).toMatchObject({
+      ok: true,
+      replayed: true,
+    });
+    expect(lines(dir)).toEqual(["x"]);
+  }, 30_000);
+
+  it("cancelled by its caller after the append, while the command still runs: a retry with the call_id replays, never re-runs", async () => {
+    const dir = workspace();
+    const { server, port } = await serve(dir);
+    cleanup.push(() => server.shutdown(500));
+    const client = createToolsClient({ address: `127.0.0.1:${port}` });
+    cleanup.push(async () => client.close());
+    expect((await client.finalize({ tools: APPEND_TOOLS })).success).toBe(true);
+
+    const input = { command: "echo x >> log.txt; sleep 4", description: "Append, then work" };
+    const controller = new AbortController();
+    const first = client.executeTool("run_terminal_cmd", input, { callId: "cancel-1", signal: controller.signal });
+    await waitFor(() => lines(dir).length === 1);
+    controller.abort();
+    await expect(first).rejects.toMatchObject({ codeName: "CANCELLED" });
+    // The retry comes while the cancelled command may still be dying: it waits for it, and gets its result.
+    const retry = await client.executeTool("run_terminal_cmd", input, { callId: "cancel-1" });
+    expect(retry).toMatchObject({ ok: true, replayed: true, callId: "cancel-1" });
+    expect(retry.ok && retry.promptText).toMatch(/killed/);
+    expect(lines(dir)).toEqual(["x"]);
+  }, 30_000);
+
+  it("cut by its deadline while the command runs: the client retries with the same call_id and gets the first run, appended once", async () => {
+    const dir = workspace();
+    const { server, port } = await serve(dir);
+    cleanup.push(() => server.shutdown(500));
+    const client = createToolsClient({ address: `127.0.0.1:${port}`, retry: { initialBackoffMs: 20 } });
+    cleanup.push(async () => client.close());
+    expect((await client.finalize({ tools: APPEND_TOOLS })).success).toBe(true);
+
+    const result = await client.executeTool(
+      "run_terminal_cmd",
+      { command: "echo x >> log.txt; sleep 6", description: "Append, then work" },
+      { callId: "deadline-1", deadlineMs: 3000 },
+    );
+    expect(result).toMatchObject({ ok: true, replayed: true, callId: "deadline-1" });
+    expect(lines(dir)).toEqual(["x"]);
+  }, 60_000);
 });
 
 /** Whether the session's idempotency record holds `callId` on disk. */

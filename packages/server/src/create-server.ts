@@ -20,6 +20,7 @@ import { createToolsService } from "./grpc/tools-service.js";
 import { buildRegistry } from "./namespace-registry.js";
 import { grpcError } from "./grpc/unary-handler.js";
 import { dialCallback, type CallbackConnection } from "./grpc/callback-dial.js";
+import { SubagentDepths } from "./sessions/subagent-depths.js";
 import { addHealthAndReflection } from "./grpc/health-and-reflection.js";
 import { ToolsGrpcServer } from "./grpc/request-decoding.js";
 import { checkWorkspace, makeStateFolder, workspaceStateFolder } from "./state/state-folder.js";
@@ -151,6 +152,7 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   const stateRoot = options.stateDir ?? defaultStateDir();
   const stateFolder = workspaceStateFolder(stateRoot, workspaceRealPath);
   const registry = buildRegistry(options.builtinNamespaces ?? BUILTIN_NAMESPACES, options.namespaces ?? []);
+  const subagentDepths = new SubagentDepths();
   const makeSession = (id?: string, folderName?: string): Session => {
     const made = new Session({
       registry,
@@ -171,6 +173,8 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     const gitignore = made.service(GITIGNORE_POLICY);
     gitignore.filterEnabled = (options.gitignore ?? "off") !== "off";
     gitignore.respectGitignore = options.gitignore === "all" ? true : undefined;
+    // A routed session named by the id of a child this server is running is that child: one level deeper.
+    if (id !== undefined) subagentDepths.applyTo(made);
     return made;
   };
   const session = makeSession();
@@ -182,11 +186,11 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
   metrics.setSessions(1);
   const sessions: SessionRegistry = new SessionRegistry({
     defaultSession: session,
-    createSession: (id, folderName) => {
-      const made = makeSession(id, folderName);
-      liveSessions.add(made);
+    createSession: (id, folderName) => makeSession(id, folderName),
+    // Counted once held (its lock taken), not when made: a session held by another server is refused and dropped.
+    onOpened: (opened) => {
+      liveSessions.add(opened);
       metrics.setSessions(1 + liveSessions.size);
-      return made;
     },
     limits: {
       ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
@@ -239,7 +243,11 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
       callbacks.set(target, dialed);
       target.setNotificationSink((_sessionId, notification) => dialed.send(callbackSessionId, notification));
       // The task tool reaches the host through the session's subagent slot (no server import).
-      if (subagentsEnabled) target.service(subagentHostService).connect(dialed.subagents, callbackSessionId);
+      if (subagentsEnabled)
+        target.service(subagentHostService).connect(
+          subagentDepths.track(dialed.subagents, target, (id) => sessions.peek(id)),
+          callbackSessionId,
+        );
       log.info({ address, session: target.id, callbackSessionId, subagents: subagentsEnabled }, "callback connected");
     }
     return dialed.status;

@@ -79,6 +79,20 @@ describe("grok-tools-server", () => {
     expect((await server.exited).code).toBe(2);
   });
 
+  it("listens on a non-loopback address without a token or TLS when --insecure is given", async () => {
+    const dir = tempDir();
+    const server = start(["--listen", "0.0.0.0:0", "--insecure", "--workspace", dir, "--state-dir", path.join(dir, "state"), "--log-level", "silent"]);
+    const address = await server.listening;
+    expect(address).toMatch(/^0\.0\.0\.0:\d+$/);
+    // Bound on every interface: a client reaches it on loopback, with no token.
+    const client = new GrokToolsServiceClient(address.replace(/^0\.0\.0\.0/, "127.0.0.1"), credentials.createInsecure());
+    const state = await new Promise<{ stateJson: string }>((resolve, reject) =>
+      client.getToolState({}, (e: ServiceError | null, r) => (e ? reject(e) : resolve(r))),
+    );
+    expect(JSON.parse(state.stateJson)).toBeDefined();
+    client.close();
+  });
+
   it("refuses an agent file it cannot use, naming the field", async () => {
     const dir = tempDir();
     const agentFile = path.join(dir, "bad.json");

@@ -2,11 +2,13 @@
 // later without its README row fails here, naming it. The flags come from the command itself twice:
 // its --help text and its --print-config keys (which list every option commander knows, so a flag
 // whose help line is worded oddly is not missed), and a numeric default in the table must be the
-// command's.
+// command's. Every other environment variable the server process reads (in its sources and those of
+// the packages it runs) is named in the README too.
 import { expect, it, jest } from "@jest/globals";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 import { BIN, SERVER_TEST_TIMEOUT_MS } from "./run-server.js";
 import { envName } from "../src/config/flag-config.js";
 
@@ -75,4 +77,51 @@ it("every numeric default in the table is the command's", () => {
     if (!new RegExp(`^\`?${value}\\b`).test(shown)) wrong.push(`--${flag}: README says "${shown}", the command ${value}`);
   }
   expect(wrong).toEqual([]);
+});
+
+/** The source files of the server and of the @grok-tools packages it depends on (not tests, not test helpers), and the image's health check. */
+function serverSourceFiles(): string[] {
+  const packages = path.resolve(import.meta.dirname, "../..");
+  const manifest = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../package.json"), "utf8")) as { dependencies: Record<string, string> };
+  const names = ["server", ...Object.keys(manifest.dependencies).flatMap((dep) => (dep.startsWith("@grok-tools/") ? [dep.slice("@grok-tools/".length)] : []))];
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const file = path.join(dir, name);
+      if (statSync(file).isDirectory()) return name === "__tests__" || name === "testing" ? [] : walk(file);
+      return name.endsWith(".ts") && !/\.(test|d)\.ts$/.test(name) ? [file] : [];
+    });
+  // And the image's health check, whose variables the README lists beside the server's.
+  return [...names.flatMap((name) => walk(path.join(packages, name, "src"))), path.resolve(packages, "../deploy/docker/healthcheck.mjs")];
+}
+
+/**
+ * Environment variables the sources read: every `….env.NAME` / `env.NAME` member, and every string
+ * literal shaped like one of ours (`GROK_…`, `XDG_…`: names kept in constants, read as
+ * `process.env[CONSTANT]` or passed to a helper), with the files that name them. Comments do not count.
+ */
+function environmentNames(): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const file of serverSourceFiles()) {
+    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
+    const visit = (node: ts.Node): void => {
+      let name: string | undefined;
+      if (ts.isStringLiteralLike(node) && /^(GROK|XDG)_[A-Z0-9_]*[A-Z0-9]$/.test(node.text)) name = node.text;
+      else if (ts.isPropertyAccessExpression(node) && /(^|\.)env$/.test(node.expression.getText(source)) && /^[A-Z][A-Z0-9_]+$/.test(node.name.text))
+        name = node.name.text;
+      if (name) found.set(name, [...(found.get(name) ?? []), path.relative(path.resolve(import.meta.dirname, "../../.."), file)]);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}
+
+it("every environment variable read in the server's sources, its packages' and the health check's is named in the README", () => {
+  const names = environmentNames();
+  // The scan sees what it must: a constant read through process.env[...] and a name passed to a helper.
+  expect([...names.keys()]).toEqual(
+    expect.arrayContaining(["GROK_TOOLS_MAX_PROCESSES", "GROK_MAX_FOREGROUND_BLOCK_MS", "XDG_STATE_HOME", "GROK_TOOLS_HEALTH_CA"]),
+  );
+  const missing = [...names].filter(([name]) => !README.includes(`\`${name}\``)).map(([name, files]) => `${name} (${[...new Set(files)].join(", ")})`);
+  expect(missing).toEqual([]);
 });

@@ -2,11 +2,12 @@
 // calls, idle eviction with warm start, and the session limits, against the real server.
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { get } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ExecuteToolRequest, FinalizeToolServerConfigRequest, GrokToolsServiceClient, type ExecuteToolResponse } from "@grok-tools/proto";
-import { createToolsServer, type ToolsServer, type ToolsServerOptions } from "@grok-tools/server";
+import { createPrometheusMetrics, createToolsServer, serveMetrics, type MetricsEndpoint, type ToolsServer, type ToolsServerOptions } from "@grok-tools/server";
 
 const TOOLS = [
   { id: "GrokBuild:todo_write" },
@@ -34,7 +35,10 @@ function workspaceOf(dir: string): string {
   return ws;
 }
 
+const endpoints: MetricsEndpoint[] = [];
+
 afterEach(async () => {
+  for (const endpoint of endpoints.splice(0)) await endpoint.close();
   for (const { server, client, dir } of opened.splice(0)) {
     client.close();
     await server.shutdown(1000);
@@ -172,11 +176,13 @@ describe("x-grok-session-id routing", () => {
 });
 
 describe("idle eviction", () => {
-  it("flushes state and kills tasks on eviction; the next call warm-starts with the toolset and state", async () => {
+  it("flushes state and kills tasks on eviction; the next call warm-starts with the toolset, todo list and read records", async () => {
     const dir = newDir();
     const { server, client } = await start({ sessionIdleTimeoutMs: 200 }, dir);
     await finalize(client, "carol");
     await run(client, "carol", "todo_write", { merge: false, todos: [{ id: "1", content: "survive eviction", status: "in_progress" }] });
+    // Read before eviction: the read record is what lets search_replace edit the file after it.
+    expect((await run(client, "carol", "read_file", { target_file: "shared.txt" })).ok).toBe(true);
     // A sleep with an argument no other process has, so that /proc shows whether it still runs.
     const token = `${process.pid % 1000}.${Date.now() % 100000}`;
     const bg = await run(client, "carol", "run_terminal_cmd", { command: `sleep ${token}`, description: "long", is_background: true });
@@ -188,15 +194,25 @@ describe("idle eviction", () => {
     expect(server.sessions.evictions).toBe(1);
     // Its background command was killed with it.
     await waitFor(() => !running(token));
-    expect(readFileSync(path.join(first.sessionDir, "resources_state.json"), "utf8")).toContain("survive eviction");
+    // What eviction left on disk is complete: the todo list and the read record of the file.
+    const saved = JSON.parse(readFileSync(path.join(first.sessionDir, "resources_state.json"), "utf8")) as unknown;
+    expect(JSON.stringify(saved)).toContain("survive eviction");
+    expect(JSON.stringify(saved)).toContain(JSON.stringify(realpathSync(path.join(dir, "ws", "shared.txt"))));
 
-    // Warm start: no new finalize; the todo list and toolset are back.
+    // Warm start: no new finalize and no new read; the toolset, the todo list and the read records are back.
+    const edit = await run(client, "carol", "search_replace", { file_path: "shared.txt", old_string: "alpha", new_string: "CAROL" });
+    expect(edit).toMatchObject({ ok: true });
+    expect(readFileSync(path.join(dir, "ws", "shared.txt"), "utf8")).toBe("CAROL beta\n");
+    expect(server.sessions.peek("carol")).not.toBe(first);
     const again = await run(client, "carol", "todo_write", { merge: true, todos: [{ id: "2", content: "after", status: "pending" }] });
     expect(again.ok).toBe(true);
     const restored = await state(client, "carol");
     expect(todos(restored)).toContain("survive eviction");
     expect(todos(restored)).toContain("after");
-    expect(server.sessions.peek("carol")).not.toBe(first);
+    // A session that never read the file is refused (FILE_NOT_READ): the edit above was the restored record's doing.
+    await finalize(client, "dan");
+    const unread = await run(client, "dan", "search_replace", { file_path: "shared.txt", old_string: "beta", new_string: "X" });
+    expect(unread).toMatchObject({ ok: false, error: { code: 201 } });
   }, 30_000);
 
   it("warm-starts a routed session after a server restart with the same state dir", async () => {
@@ -228,6 +244,39 @@ describe("--state-lock session", () => {
     // Once a lets it go (eviction here; a dead server's lock is taken over), b warm-starts it.
     expect(await a.server.sessions.evictIdle()).toBe(1);
     expect(todos(await state(b.client, "erin"))).toContain("held by a");
+  });
+});
+
+describe("--state-lock session, a session held elsewhere", () => {
+  it("refuses it without keeping a Session: the sessions gauge stays as it was", async () => {
+    const dir = newDir();
+    const a = await start({ stateLock: "session" }, dir);
+    const held: { server?: ToolsServer } = {};
+    const metrics = createPrometheusMetrics({ runningTasks: () => held.server?.runningTasks() ?? 0, processMetrics: false });
+    const started = await start({ stateLock: "session", metrics }, dir);
+    held.server = started.server;
+    const endpoint = await serveMetrics("127.0.0.1:0", metrics.registry, log);
+    endpoints.push(endpoint);
+    const gauge = async () => scrape(`http://${endpoint.address}/metrics`, "grok_tools_sessions");
+
+    await finalize(a.client, "erin");
+    expect((await finalize(started.client, "frank")).success).toBe(true);
+    // The default session and frank.
+    expect(await gauge()).toBe(2);
+    for (let i = 0; i < 5; i++) {
+      const refused = await state(started.client, "erin").catch((e: ServiceError) => e);
+      expect(refused).toMatchObject({ code: status.UNAVAILABLE });
+      expect((refused as ServiceError).details).toMatch(/held by another server/);
+    }
+    expect(await gauge()).toBe(2);
+    expect(started.server.sessions.size).toBe(1);
+    expect(started.server.sessions.peek("erin")).toBeUndefined();
+    // Once a lets go of it, b takes it, and the gauge counts it once.
+    expect(await a.server.sessions.evictIdle()).toBe(1);
+    expect(await state(started.client, "erin")).toBeDefined();
+    expect(await gauge()).toBe(3);
+    expect(await started.server.sessions.evictIdle()).toBe(2);
+    expect(await gauge()).toBe(1);
   });
 });
 
@@ -277,6 +326,20 @@ describe("session limits", () => {
     expect(await state(client, "big")).toBeDefined();
   });
 });
+
+/** The value of the unlabelled sample `name` in a scrape of `url`. */
+function scrape(url: string, name: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => {
+        const line = text.split("\n").find((l) => l.startsWith(`${name} `));
+        resolve(line === undefined ? undefined : Number(line.slice(name.length + 1)));
+      });
+    }).on("error", reject);
+  });
+}
 
 /** Whether a process whose command line has `token` as an argument runs (zombies excluded). */
 function running(token: string): boolean {

@@ -111,8 +111,8 @@ class Child {
 export class SubagentCoordinator {
   readonly #log: Logger;
   readonly #children = new Map<string, Child>();
-  /** Children waiting for room, first come first served, each with its session's limit. */
-  readonly #queue: Array<{ child: Child; limit: number; grant: () => void }> = [];
+  /** Children waiting for room, first come first served, each with how it was started (its session's limit, its notify). */
+  readonly #queue: Array<{ child: Child; spec: SubagentStart; grant: () => void }> = [];
   readonly #completedOrder: string[] = [];
   #running = 0;
   #disposed = false;
@@ -167,7 +167,7 @@ export class SubagentCoordinator {
     this.#children.set(spec.request.id, child);
     const run = () => void this.#run(child, spec);
     if (atLimit) {
-      this.#queue.push({ child, limit: spec.maxConcurrent, grant: run });
+      this.#queue.push({ child, spec, grant: run });
     } else {
       run();
     }
@@ -207,7 +207,7 @@ export class SubagentCoordinator {
         this.#queue.shift();
         continue;
       }
-      if (this.#running >= next.limit) return;
+      if (this.#running >= next.spec.maxConcurrent) return;
       this.#queue.shift();
       next.grant();
     }
@@ -258,7 +258,11 @@ export class SubagentCoordinator {
     if (child) child.backgrounded = true;
   }
 
-  /** Cancels a child: a queued one never starts, a running one has its host call cancelled. */
+  /**
+   * Cancels a child: a queued one never starts (it completes as cancelled at once: notification,
+   * completed-children bound, and the queue moves on), a running one has its host call cancelled
+   * and completes when that call settles.
+   */
   cancel(id: string, reason = "Subagent was cancelled"): SubagentCancelOutcome {
     const child = this.#children.get(id);
     if (!child) return { kind: "not_found" };
@@ -267,8 +271,10 @@ export class SubagentCoordinator {
     child.controller.abort(new Error(reason));
     if (child.status === "initializing") {
       const index = this.#queue.findIndex((q) => q.child === child);
-      if (index >= 0) this.#queue.splice(index, 1);
+      const queued = index >= 0 ? this.#queue.splice(index, 1)[0] : undefined;
       child.finish("cancelled", undefined, reason);
+      if (queued) this.#completed(child, queued.spec);
+      this.#admit();
     }
     return { kind: "cancelled" };
   }

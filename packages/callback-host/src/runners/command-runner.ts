@@ -22,6 +22,12 @@ export interface TranscriptTurn {
 /** What the program reads on stdin. */
 export interface CommandRunnerInput {
   id: string;
+  /**
+   * The session the child uses when it connects back to the tools server that spawned it (send it
+   * as `x-grok-session-id`, e.g. `createToolsClient({ sessionId })`): the child id. The server knows
+   * that session as this child, one level deeper than its parent, so the depth limit holds.
+   */
+  session_id: string;
   prompt: string;
   description: string;
   subagent_type: string;
@@ -61,6 +67,7 @@ export function commandRunner(options: CommandRunnerOptions): SpawnSubagentHandl
     const earlier = request.resumeFrom ? (transcripts.get(request.resumeFrom) ?? []) : [];
     const input: CommandRunnerInput = {
       id: request.id,
+      session_id: request.id,
       prompt: request.prompt,
       description: request.description,
       subagent_type: request.subagentType,

@@ -65,18 +65,18 @@ describe("scriptedRunner", () => {
 });
 
 describe("commandRunner", () => {
-  it("passes the request on stdin and reads the result from stdout; a resumed child gets the transcript", async () => {
+  it("passes the request on stdin (with the child id as its session_id) and reads the result from stdout; a resumed child gets the transcript", async () => {
     const dir = await tempDir();
     const script = path.join(dir, "child.mjs");
     await writeFile(
       script,
       `let t="";for await (const c of process.stdin) t+=c;const r=JSON.parse(t);
-       process.stdout.write(JSON.stringify({output:"ran "+r.prompt+" in "+process.cwd()+" with "+r.tool_names.join(",")+" after "+r.transcript.length+" turns; "+r.system_prompt, tool_calls:2, turns:3}));`,
+       process.stdout.write(JSON.stringify({output:"ran "+r.prompt+" in "+process.cwd()+" with "+r.tool_names.join(",")+" after "+r.transcript.length+" turns as "+r.session_id+"; "+r.system_prompt, tool_calls:2, turns:3}));`,
     );
     const client = await hostWith(commandRunner({ command: `"${process.execPath}" "${script}"` }));
     const first = await spawnCall(client, { id: "c1", prompt: "look", cwd: dir, toolNames: ["read_file", "grep"], systemPrompt: "SP", subagentType: "explore" })
       .promise;
-    expect(first).toMatchObject({ success: true, output: `ran look in ${dir} with read_file,grep after 0 turns; SP`, toolCalls: 2, turns: 3 });
+    expect(first).toMatchObject({ success: true, output: `ran look in ${dir} with read_file,grep after 0 turns as c1; SP`, toolCalls: 2, turns: 3 });
     const second = await spawnCall(client, { id: "c2", prompt: "more", cwd: dir, toolNames: [], resumeFrom: "c1" }).promise;
     expect(second.output).toContain("after 2 turns");
   });

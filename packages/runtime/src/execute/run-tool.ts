@@ -24,9 +24,40 @@ import { assertPathInsideRoots } from "../fs/confinement.js";
 
 type CallRequest = ExecuteRequest & { callId: string };
 
+/**
+ * One call as the idempotency record sees it (issue #21): the caller's answer, and the moment the
+ * tool body really settled. A call cut by its cancellation or deadline answers CANCELLED or TIMEOUT
+ * at once while the body may still run (and apply its effect); `settled` waits for the body.
+ */
+export interface TrackedRun {
+  /** The caller's answer (what {@link runTool} resolves with). */
+  answer: Promise<ExecuteOutcome>;
+  /**
+   * Resolves once nothing of the call runs any more: with the answer itself when the answer came
+   * from the body or the body never started; else (the call was cut while the body ran) with the
+   * outcome the body's own ending gives (its result shaped as usual, or its error), when it settles.
+   */
+  readonly settled: Promise<ExecuteOutcome>;
+  /** Whether the answer was given while the body still ran (cancellation or deadline); known once `answer` resolved. */
+  readonly cut: boolean;
+}
+
+/** What `invoke` tells about the tool body: whether it was started, and whether the answer left without it. */
+interface BodyWatch {
+  body: Promise<ToolResult<unknown>> | undefined;
+  cut: boolean;
+}
+
+/** Runs one call; never rejects. */
 export async function runTool(session: CallHost, request: CallRequest): Promise<ExecuteOutcome> {
+  return runToolTracked(session, request).answer;
+}
+
+/** Runs one call, telling also when its tool body really settled (see {@link TrackedRun}). */
+export function runToolTracked(session: CallHost, request: CallRequest): TrackedRun {
   const started = performance.now();
   let tool: FinalizedTool | undefined;
+  const watch: BodyWatch = { body: undefined, cut: false };
   const metadata = (extra: Partial<ExecutionMetadataInfo> = {}): ExecutionMetadataInfo => ({
     durationMs: Math.round(performance.now() - started),
     estimatedTokens: 0,
@@ -35,36 +66,38 @@ export async function runTool(session: CallHost, request: CallRequest): Promise<
     contractVersion: tool?.contractVersion ?? "",
     ...extra,
   });
-  try {
-    tool = lookup(session, request.toolName);
-    const input = parseInput(tool, request.inputJson);
-    // A per-call working directory moves every relative path and every command: outside the roots
-    // it is refused for every tool, before anything tells whether it exists (issue #19).
-    if (request.workingDirectory) await assertPathInsideRoots(session, callCwd(session, request), request.workingDirectory);
-    const result = await invoke(session, tool, input, request);
+  const failed = (caught: unknown): ExecuteOutcome => {
+    const error = ToolError.is(caught) ? caught : ToolError.internal(caught);
+    if (!ToolError.is(caught) || error.code === ErrorCode.INTERNAL) {
+      session.log.error({ err: caught, tool: request.toolName, callId: request.callId }, "tool call failed unexpectedly");
+    }
+    return { ok: false, callId: request.callId, error: toErrorInfo(error), metadata: metadata({ estimatedTokens: estimateTokens(error.message) }) };
+  };
+  /** A result of the body as the caller gets it: checked, shaped, with reminders. */
+  const succeeded = async (found: FinalizedTool, result: ToolResult<unknown>): Promise<ExecuteOutcome> => {
     if (session.validateOutputs) {
-      const problems = validateToolOutput(tool.definition, result.output);
+      const problems = validateToolOutput(found.definition, result.output);
       if (problems.length > 0) {
         // Only sessions in validation (test/debug) mode get here, so the details help more than they leak.
         throw new ToolError(
           ErrorCode.INTERNAL,
-          `Output of ${tool.fqId} does not match its output schema: ${problems
+          `Output of ${found.fqId} does not match its output schema: ${problems
             .slice(0, 5)
             .map((p) => `${p.path || "/"} ${p.message}`)
             .join("; ")}`,
         );
       }
     }
-    session.recordSuccess(tool.clientName, tool.fqId);
+    session.recordSuccess(found.clientName, found.fqId);
     const concise = request.outputFormat === "concise";
     const shaped = shapeOutput(result.output, {
       includeFields: request.includeFields ?? [],
       excludeFields: request.excludeFields ?? [],
       concise,
-      potentiallyLarge: potentiallyLargeFields(tool),
+      potentiallyLarge: potentiallyLargeFields(found),
     });
     const basePrompt = concise && result.promptTextConcise !== undefined ? result.promptTextConcise : result.promptText;
-    const promptText = formatWithReminders(basePrompt, await collectReminders(session, tool, request.callId, result), session.reminderTag);
+    const promptText = formatWithReminders(basePrompt, await collectReminders(session, found, request.callId, result), session.reminderTag);
     return {
       ok: true,
       callId: request.callId,
@@ -72,13 +105,39 @@ export async function runTool(session: CallHost, request: CallRequest): Promise<
       promptText,
       metadata: metadata({ estimatedTokens: estimateTokens(promptText), truncated: result.truncated ?? false }),
     };
-  } catch (caught) {
-    const error = ToolError.is(caught) ? caught : ToolError.internal(caught);
-    if (!ToolError.is(caught) || error.code === ErrorCode.INTERNAL) {
-      session.log.error({ err: caught, tool: request.toolName, callId: request.callId }, "tool call failed unexpectedly");
+  };
+  const answer = (async (): Promise<ExecuteOutcome> => {
+    try {
+      tool = lookup(session, request.toolName);
+      const input = parseInput(tool, request.inputJson);
+      // A per-call working directory moves every relative path and every command: outside the roots
+      // it is refused for every tool, before anything tells whether it exists (issue #19).
+      if (request.workingDirectory) await assertPathInsideRoots(session, callCwd(session, request), request.workingDirectory);
+      return await succeeded(tool, await invoke(session, tool, input, request, watch));
+    } catch (caught) {
+      return failed(caught);
     }
-    return { ok: false, callId: request.callId, error: toErrorInfo(error), metadata: metadata({ estimatedTokens: estimateTokens(error.message) }) };
-  }
+  })();
+  // Made only when asked for (the idempotency record): a plain call does not shape a late result nobody reads.
+  let settled: Promise<ExecuteOutcome> | undefined;
+  return {
+    answer,
+    get settled() {
+      settled ??= answer.then(async (outcome) => {
+        if (!watch.cut || !watch.body || !tool) return outcome;
+        // The caller was answered while the body ran: what the body's own ending would have answered.
+        const found = tool;
+        return watch.body.then(
+          (result) => succeeded(found, result).catch(failed),
+          (caught: unknown) => failed(caught),
+        );
+      });
+      return settled;
+    },
+    get cut() {
+      return watch.cut;
+    },
+  };
 }
 
 function lookup(session: CallHost, name: string): FinalizedTool {
@@ -145,10 +204,18 @@ function parseInput(tool: FinalizedTool, inputJson: string): Record<string, unkn
  */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-async function invoke(session: CallHost, tool: FinalizedTool, input: Record<string, unknown>, request: CallRequest): Promise<ToolResult<unknown>> {
+async function invoke(
+  session: CallHost,
+  tool: FinalizedTool,
+  input: Record<string, unknown>,
+  request: CallRequest,
+  watch: BodyWatch,
+): Promise<ToolResult<unknown>> {
+  // Cancelled before the body started (a cancel read before the handler ran, or during the checks
+  // above): the tool never runs, so nothing happened and a retry may run it (issue #21).
+  if (request.signal?.aborted) throw new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled");
   const controller = new AbortController();
   const onAbort = () => controller.abort(request.signal?.reason ?? new Error("cancelled"));
-  if (request.signal?.aborted) onAbort();
   request.signal?.addEventListener("abort", onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -173,9 +240,35 @@ async function invoke(session: CallHost, tool: FinalizedTool, input: Record<stri
   deadline.catch(() => undefined);
   const live = liveOutput(session, request);
   const ctx = createContext(session, tool, request, controller.signal, live);
+  let body: Promise<ToolResult<unknown>>;
   try {
-    return await Promise.race([tool.definition.execute(input as never, ctx), deadline]);
+    body = Promise.resolve(tool.definition.execute(input as never, ctx));
+  } catch (error) {
+    body = Promise.reject(error);
+  }
+  body.catch(() => undefined);
+  watch.body = body;
+  // Which of the two settled first: the answer left without the body when the deadline or the cancellation won.
+  let first: "body" | "cut" | undefined;
+  try {
+    return await Promise.race([
+      body.then(
+        (result) => {
+          first ??= "body";
+          return result;
+        },
+        (error: unknown) => {
+          first ??= "body";
+          throw error;
+        },
+      ),
+      deadline.catch((error: unknown) => {
+        first ??= "cut";
+        throw error;
+      }),
+    ]);
   } finally {
+    watch.cut = first === "cut";
     // A command moved to the background keeps printing; its output is no longer this call's.
     live.close();
     if (timer) clearTimeout(timer);

@@ -4,11 +4,18 @@
  * same call is answered with it instead of running the tool again; a retry while the first run is
  * still going waits for it. Kept in `<sessionDir>/call_results.jsonl`, appended and fsynced before
  * the call answers, so a replay also works after a server restart with the same state dir.
+ *
+ * A call cut by its cancellation or deadline answers at once, but its record stays in flight until
+ * the tool body really settled (the body may go on and apply its effect): a retry meanwhile waits,
+ * and gets the body's own outcome. Only a run that ends CANCELLED is not kept (the body never
+ * started, or stopped on the cancellation before doing anything; tools that stop part-way return a
+ * result saying so instead): a retry, or a waiting one, then runs the tool.
  */
 import { createHash } from "node:crypto";
 import { mkdir, open, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "../core/logger.js";
+import { ErrorCode } from "../errors/error-code.js";
 import type { ExecuteOutcome, ExecuteRequest } from "../execute/execute-types.js";
 import { writeFileAtomic } from "./state-persister.js";
 
@@ -33,8 +40,16 @@ interface Kept {
   outcome: ExecuteOutcome;
 }
 
-/** What a lookup found. */
-export type CallLookup = { kind: "new" } | { kind: "replay"; outcome: Promise<ExecuteOutcome> } | { kind: "conflict"; toolName: string };
+/**
+ * What a lookup found. A `replay` outcome resolves once the first run settled; undefined means it
+ * ended without an effect (CANCELLED) and was not kept: look again, and run the tool.
+ */
+export type CallLookup = { kind: "new" } | { kind: "replay"; outcome: Promise<ExecuteOutcome | undefined> } | { kind: "conflict"; toolName: string };
+
+/** Whether an outcome is CANCELLED: such a run is not kept (see the module comment). */
+function isCancelled(outcome: ExecuteOutcome): boolean {
+  return !outcome.ok && outcome.error.code === ErrorCode.CANCELLED;
+}
 
 /** The hash of a request's tool, input and options (not its signal or callbacks). */
 export function callFingerprint(request: ExecuteRequest): string {
@@ -52,11 +67,31 @@ export function callFingerprint(request: ExecuteRequest): string {
   return createHash("sha256").update(canonical).digest("hex");
 }
 
+/** `promise`, or `"aborted"` as soon as `signal` aborts (a repeat whose own caller gave up waiting). */
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | "aborted"> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.resolve("aborted");
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 export class CallResults {
   readonly limits: CallResultsLimits;
   readonly #log: Logger;
   readonly #kept = new Map<string, Kept & { toolName: string }>();
-  readonly #running = new Map<string, { fingerprint: string; toolName: string; outcome: Promise<ExecuteOutcome> }>();
+  readonly #running = new Map<string, { fingerprint: string; toolName: string; outcome: Promise<ExecuteOutcome | undefined> }>();
   #file: string | undefined;
   #loaded: Promise<void> | undefined;
   /** Appends, one at a time, in call order. */
@@ -92,13 +127,15 @@ export class CallResults {
   }
 
   /**
-   * Records a run in progress and, once it ends, its response: durably before `run`'s promise
-   * resolves. A cancelled run is not kept, so that a retry runs the tool again.
+   * Records a run in progress until `settled` (the moment nothing of the run goes on: for a call cut
+   * by its cancellation or deadline, when its tool body settled), then keeps its outcome, durably
+   * before the returned promise resolves. A run that settled CANCELLED is not kept (resolves
+   * undefined), so that a retry runs the tool.
    */
-  track(callId: string, fingerprint: string, toolName: string, run: Promise<ExecuteOutcome>): Promise<ExecuteOutcome> {
-    const recorded = run.then(async (outcome) => {
+  track(callId: string, fingerprint: string, toolName: string, settled: Promise<ExecuteOutcome>): Promise<ExecuteOutcome | undefined> {
+    const recorded = settled.then(async (outcome) => {
       try {
-        if (!outcome.ok && outcome.error.code === 302) return outcome; // CANCELLED
+        if (isCancelled(outcome)) return undefined;
         const kept = { fingerprint, at: Date.now(), outcome, toolName };
         this.#kept.set(callId, kept);
         this.#trim(kept.at);

@@ -22,14 +22,21 @@ import { DEFAULT_REMINDER_TAG, type ReminderDefinition } from "../tool/reminder.
 import type { FinalizedToolset } from "../finalize/finalized-toolset.js";
 import type { FinalizeInput, FinalizeOutcome } from "../finalize/finalize-types.js";
 import type { VersionCatalog } from "../finalize/behavior-presets.js";
-import { runTool } from "../execute/run-tool.js";
+import { runTool, runToolTracked } from "../execute/run-tool.js";
 import type { CallHost } from "../execute/call-host.js";
 import type { ExecuteOutcome, ExecuteRequest } from "../execute/execute-types.js";
 import { ToolsetConfiguration, type StateNotSaved } from "../toolset-config/toolset-configuration.js";
 import { AgentSession } from "../agent/agent-session.js";
-import { CallResults, DEFAULT_CALL_RESULTS_MAX_AGE_MS, DEFAULT_CALL_RESULTS_MAX_ENTRIES, callFingerprint, type CallResultsLimits } from "./call-results.js";
+import {
+  CallResults,
+  DEFAULT_CALL_RESULTS_MAX_AGE_MS,
+  DEFAULT_CALL_RESULTS_MAX_ENTRIES,
+  callFingerprint,
+  unlessAborted,
+  type CallResultsLimits,
+} from "./call-results.js";
 import { isReadOnlyKind } from "../tool/tool-kind.js";
-import { ErrorCode } from "../errors/error-code.js";
+import { ErrorCode, isRetryableByDefault } from "../errors/error-code.js";
 import type { AgentDefinition } from "../agent/agent-definition.js";
 
 /** How a session is set up by its server. */
@@ -264,38 +271,71 @@ export class Session implements SessionHandle, CallHost {
   /**
    * A call with side effects and a caller-given call_id runs at most once (issue #21): a repeat
    * gets the first answer (waiting for it while it runs), marked `replayed`; a repeat that asks
-   * for something else is INVALID_INPUT.
+   * for something else is INVALID_INPUT. A first run cut by its cancellation or deadline stays in
+   * flight until its tool body settled: a repeat meanwhile waits for the body and gets its outcome,
+   * or runs the tool when that run ended CANCELLED (see CallResults).
    */
   async #executeOnce(request: ExecuteRequest, callId: string): Promise<ExecuteOutcome> {
     await this.#callResults.open(this.sessionDir);
     const fingerprint = callFingerprint(request);
-    const found = this.#callResults.lookup(callId, fingerprint);
-    if (found.kind === "replay") {
-      const outcome = await found.outcome;
-      this.log.info({ callId, tool: request.toolName }, "call replayed from the idempotency record");
-      return { ...outcome, replayed: true };
+    for (;;) {
+      const found = this.#callResults.lookup(callId, fingerprint);
+      if (found.kind === "replay") {
+        const outcome = await unlessAborted(found.outcome, request.signal);
+        if (outcome === "aborted") return this.#cancelledWhileWaiting(request, callId);
+        // The first run ended without an effect and was not kept: look again (another repeat may run it already).
+        if (outcome === undefined) continue;
+        this.log.info({ callId, tool: request.toolName }, "call replayed from the idempotency record");
+        return { ...outcome, replayed: true };
+      }
+      if (found.kind === "conflict") {
+        const tool = this.toolset?.byClientName(request.toolName);
+        return {
+          ok: false,
+          callId,
+          error: {
+            code: ErrorCode.INVALID_INPUT,
+            message: `call_id '${callId}' was already used in this session for another call (${found.toolName} with another input or options); a call_id names one call, and a retry must repeat it exactly.`,
+            retryable: false,
+            suggestion: "Send a new call_id for a new call, or repeat the original tool name, input and options to get its result again.",
+          },
+          metadata: {
+            durationMs: 0,
+            estimatedTokens: 0,
+            truncated: false,
+            toolVersion: tool?.definition.version ?? this.runtimeVersion,
+            contractVersion: tool?.contractVersion ?? "",
+          },
+        };
+      }
+      const run = runToolTracked(this, { ...request, callId });
+      const answer = run.answer.then((outcome) => this.#durable(outcome, request.toolName));
+      this.#active.add(answer);
+      void answer.finally(() => this.#active.delete(answer));
+      const settled = run.settled.then((outcome) => (run.cut ? this.#durable(outcome, request.toolName) : answer));
+      const recorded = this.#callResults.track(callId, fingerprint, request.toolName, settled);
+      const outcome = await answer;
+      // A cut call answers now (its record is written when the body settles); any other answers once its record is on disk.
+      if (!run.cut) await recorded;
+      return outcome;
     }
-    if (found.kind === "conflict") {
-      const tool = this.toolset?.byClientName(request.toolName);
-      return {
-        ok: false,
-        callId,
-        error: {
-          code: ErrorCode.INVALID_INPUT,
-          message: `call_id '${callId}' was already used in this session for another call (${found.toolName} with another input or options); a call_id names one call, and a retry must repeat it exactly.`,
-          retryable: false,
-          suggestion: "Send a new call_id for a new call, or repeat the original tool name, input and options to get its result again.",
-        },
-        metadata: {
-          durationMs: 0,
-          estimatedTokens: 0,
-          truncated: false,
-          toolVersion: tool?.definition.version ?? this.runtimeVersion,
-          contractVersion: tool?.contractVersion ?? "",
-        },
-      };
-    }
-    return this.#callResults.track(callId, fingerprint, request.toolName, this.#run(request, callId));
+  }
+
+  /** The answer of a repeat whose caller cancelled while it waited for the first run. */
+  #cancelledWhileWaiting(request: ExecuteRequest, callId: string): ExecuteOutcome {
+    const tool = this.toolset?.byClientName(request.toolName);
+    return {
+      ok: false,
+      callId,
+      error: { code: ErrorCode.CANCELLED, message: "Tool call was cancelled", retryable: isRetryableByDefault(ErrorCode.CANCELLED) },
+      metadata: {
+        durationMs: 0,
+        estimatedTokens: 0,
+        truncated: false,
+        toolVersion: tool?.definition.version ?? this.runtimeVersion,
+        contractVersion: tool?.contractVersion ?? "",
+      },
+    };
   }
 
   #run(request: ExecuteRequest, callId: string): Promise<ExecuteOutcome> {

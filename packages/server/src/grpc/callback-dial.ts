@@ -4,8 +4,10 @@
  * Notifications go out one at a time, in order, from a bounded queue (the oldest are dropped
  * when a slow or dead host lets it fill), so no tool ever waits for the host. SpawnSubagent
  * spans a child's run; aborting its signal cancels the RPC. A failed dial never fails finalize.
+ * `https://` addresses are dialed with TLS (the system roots), so the bearer secret is never sent
+ * in clear to them; bare `host:port`, `http://` and `unix:` addresses are plaintext.
  */
-import { credentials, Metadata, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
+import { credentials, Metadata, status as GrpcStatus, type ChannelCredentials, type ServiceError } from "@grpc/grpc-js";
 import { GrokToolsCallbackServiceClient, MAX_MESSAGE_BYTES, SpawnSubagentRequest, type CallbackStatus, type ToolNotificationMsg } from "@grok-tools/proto";
 import { type Logger, type SubagentHost, type ToolNotification } from "@grok-tools/runtime";
 import type { SubagentRunResult, SubagentSpawnRequest } from "@grok-tools/runtime/helpers";
@@ -37,15 +39,35 @@ export interface DialOptions {
   subagentsEnabled: boolean;
 }
 
-/** Dials `address` (`host:port`, optionally `http://host:port`, or `unix:/path`). */
+/** Where and how to dial a `client_callback_addr`. */
+export interface CallbackTarget {
+  /** The gRPC target (the address without its scheme). */
+  target: string;
+  /** TLS for `https://`, else plaintext. */
+  tls: boolean;
+  credentials: ChannelCredentials;
+}
+
+/**
+ * The target of a callback address: `https://host:port` is TLS, verified against the system roots
+ * (grpc-js's default roots; `GRPC_DEFAULT_SSL_ROOTS_FILE_PATH` replaces them); bare `host:port`,
+ * `http://host:port` and `unix:/path` are plaintext.
+ */
+export function callbackTarget(address: string): CallbackTarget {
+  const tls = /^https:\/\//i.test(address);
+  const target = address.replace(/^https?:\/\//i, "").replace(/\/$/, "");
+  return { target, tls, credentials: tls ? credentials.createSsl() : credentials.createInsecure() };
+}
+
+/** Dials `address` (`host:port`, `http://host:port`, `https://host:port` for TLS, or `unix:/path`). */
 export async function dialCallback(
   address: string,
   secret: string | undefined,
   log: Logger,
   options: DialOptions = { subagentsEnabled: false },
 ): Promise<CallbackConnection | { status: CallbackStatus }> {
-  const target = address.replace(/^https?:\/\//, "");
-  const client = new GrokToolsCallbackServiceClient(target, credentials.createInsecure(), {
+  const { target, credentials: channelCredentials } = callbackTarget(address);
+  const client = new GrokToolsCallbackServiceClient(target, channelCredentials, {
     "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   });

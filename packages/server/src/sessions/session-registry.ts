@@ -29,7 +29,10 @@ export interface SessionLimits {
 /** What the registry needs from its server. */
 export interface SessionRegistryOptions {
   defaultSession: Session;
-  /** A new Session for a routed id; `folderName` names its state folder. */
+  /**
+   * A new Session for a routed id; `folderName` names its state folder. It is held (and to be
+   * counted) only once `onOpened` is told: a session whose lock is refused is dropped before.
+   */
   createSession(id: string, folderName: string): Session;
   limits?: Partial<SessionLimits>;
   log: Logger;
@@ -143,7 +146,14 @@ export class SessionRegistry {
 
   #open(id: string): Entry {
     const session = this.#options.createSession(id, sessionFolderName(id));
-    const unlock = this.#options.lockSession?.(session);
+    let unlock: (() => void) | undefined;
+    try {
+      unlock = this.#options.lockSession?.(session);
+    } catch (error) {
+      // Held elsewhere: this Session never opens (onOpened is not told), so nothing keeps or counts it.
+      void session.close().catch(() => undefined);
+      throw error;
+    }
     const entry: Entry = { session, ready: this.#warmStart(session), calls: 0, idleTimer: undefined, closing: undefined, unlock };
     this.#sessions.set(id, entry);
     this.#options.onOpened?.(session);

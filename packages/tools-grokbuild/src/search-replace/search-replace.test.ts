@@ -6,9 +6,9 @@ import { Session, ToolRegistry, type ToolConfigInput } from "@grok-tools/runtime
 import { readFile } from "../read-file/index.js";
 import { searchReplaceConcise } from "../search-replace-concise/index.js";
 import { searchReplace } from "./search-replace.js";
-import { confusableHint, nearestMatchHint } from "./hints.js";
-import { findNormalizedMatches } from "./confusables.js";
-import { buildEditDetails } from "./edit.js";
+import { confusableHint, nearestMatchHint } from "../shared/search-replace/hints.js";
+import { findNormalizedMatches } from "../shared/search-replace/confusables.js";
+import { buildEditDetails } from "../shared/search-replace/edit.js";
 import { grokBuildBehaviour, grokBuildConciseBehaviour } from "../namespace.js";
 
 const gb = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [readFile, searchReplace], ...grokBuildBehaviour });

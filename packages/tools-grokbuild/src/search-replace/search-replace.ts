@@ -1,19 +1,11 @@
 /** `GrokBuild:search_replace`: exact-string edits and file creation (spec §4.3, decisions D1–D3). */
 import { CURRENT_VERSION, defineTool, type RequirementFailure } from "@grok-tools/runtime";
 import { FILE_READ_TRACKER } from "@grok-tools/runtime/fs";
-import { coerceKeys, lenientBool } from "@grok-tools/runtime/helpers";
 import { EMPTY_OLD_STRING_GUARD_SENTENCE, SEARCH_REPLACE_DESCRIPTION } from "./description.js";
-import { executeSearchReplace } from "./execute.js";
-import { SEARCH_REPLACE_PARAM_DEFAULTS, SearchReplaceInput, SearchReplaceOutput, SearchReplaceParams } from "./schema.js";
+import { executeSearchReplace } from "../shared/search-replace/execute.js";
+import { SEARCH_REPLACE_OUTPUT_FIELDS, normalizeSearchReplaceInput } from "../shared/search-replace/fields.js";
+import { SEARCH_REPLACE_PARAM_DEFAULTS, SearchReplaceInput, SearchReplaceOutput, SearchReplaceParams } from "../shared/search-replace/schema.js";
 import { LEGACY_0_4_10 } from "../shared/versions.js";
-
-/** Output fields shared by both variants. */
-export const SEARCH_REPLACE_OUTPUT_FIELDS = {
-  EditsApplied: { description: "The replacement, the prompt texts, the absolute path and per-edit line details" },
-};
-
-/** Lenient `replace_all`, as the reference. */
-export const normalizeSearchReplaceInput = (raw: Record<string, unknown>): Record<string, unknown> => coerceKeys(raw, ["replace_all"], lenientBool);
 
 /** The `search_replace` tool definition. */
 export const searchReplace = defineTool({

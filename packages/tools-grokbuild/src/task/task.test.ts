@@ -340,6 +340,45 @@ describe("GrokBuild:task", () => {
     });
   });
 
+  it("kill_task on a queued child: cancelled at once with its SubagentCompleted notification; the queue moves on to the next", async () => {
+    const host = new ScriptedHost();
+    const s = await session({ max_concurrent: 1 }, [], host);
+    const a = idOf((await ok(s, "task", { prompt: "a", description: "A" })).prompt);
+    const b = idOf((await ok(s, "task", { prompt: "b", description: "B" })).prompt);
+    const c = idOf((await ok(s, "task", { prompt: "c", description: "C" })).prompt);
+    await host.arrived(1);
+    expect((await ok(s, "get_task_output", { task_ids: [b] })).prompt).toContain("Status: initializing");
+
+    expect((await ok(s, "kill_task", { task_id: b })).prompt).toBe("killed: Subagent cancellation initiated");
+    const killed = await ok(s, "get_task_output", { task_ids: [b], timeout_ms: 10_000 });
+    expect(killed.prompt).toContain("Status: cancelled");
+    expect(notes.filter((n) => n.type === "SubagentCompleted")).toEqual([
+      {
+        type: "SubagentCompleted",
+        subagent_id: b,
+        subagent_type: "general-purpose",
+        description: "B",
+        status: "cancelled",
+        error: "Subagent was cancelled",
+        duration_ms: expect.any(Number),
+        owner_session_id: "parent-1",
+      },
+    ]);
+    expect((await ok(s, "kill_task", { task_id: b })).prompt).toBe("already_exited: Subagent already cancelled");
+    // The killed child never reached the host; when a finishes, c (not b) gets the slot.
+    host.finish(a, { output: "a" });
+    await host.arrived(2);
+    expect(host.requests.map((r) => r.id)).toEqual([a, c]);
+    expect(host.aborted).toEqual([]);
+    host.finish(c, { output: "c" });
+    await ok(s, "wait_tasks", { task_ids: [a, c], mode: "wait_all", timeout_ms: 10_000 });
+    expect(notes.filter((n) => n.type === "SubagentCompleted").map((n) => [n.subagent_id, n.status])).toEqual([
+      [b, "cancelled"],
+      [a, "completed"],
+      [c, "completed"],
+    ]);
+  });
+
   it("refuses at the depth limit and checks cwd", async () => {
     const host = new ScriptedHost();
     const s = await session({}, [], host);

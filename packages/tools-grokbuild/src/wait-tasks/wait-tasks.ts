@@ -4,11 +4,11 @@
  */
 import { defineTool } from "@grok-tools/runtime";
 import { lenientOptionalInteger, normalizeKey } from "@grok-tools/runtime/helpers";
-import { waitTasksDescription } from "../get-task-output/description.js";
 import { TASK_OUTPUT_FIELDS } from "../shared/task-output/fields.js";
 import { genericRequirement } from "../shared/task-output/requirements.js";
 import { TaskOutputOutput, WaitTasksInput } from "../shared/task-output/schema.js";
 import { taskOutputLimit, executeWaitTasks } from "../shared/task-output/task-output-core.js";
+import { waitTasksDescription } from "../shared/task-output/description.js";
 
 /** `GrokBuild:wait_tasks`. */
 export const waitTasks = defineTool({
@@ -17,6 +17,7 @@ export const waitTasks = defineTool({
   // Reference: a host description override that fails to render is shown raw (spec §2.8).
   descriptionRenderFallback: "raw",
   readOnly: true,
+  // Built in code, not a description.md: before finalize the listing shows the empty toolset's text, as the reference's build_wait_tasks_description does.
   description: ({ toolset }) => waitTasksDescription(toolset),
   shortDescription: "Wait for background tasks to complete.",
   input: WaitTasksInput,

@@ -3,11 +3,10 @@
  * process supervisor as every shell tool: own process group, output capped head/tail, log file):
  * timeout clamp, workdir resolution, notifications, and the prompt text (output only, no header).
  */
-import { statSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { ErrorCode, ToolError, type ToolContext, type ToolNotification, type ToolResult } from "@grok-tools/runtime";
-import { assertPathInsideRoots } from "@grok-tools/runtime/fs";
+import { statPathConfined } from "@grok-tools/runtime/fs";
 import { sanitizeForFileName } from "@grok-tools/runtime/helpers";
 import { childEnvironment, taskManagerService, type TaskResult } from "@grok-tools/tasks";
 import { softWrapLines, stripAnsi } from "../shared/text.js";
@@ -36,10 +35,16 @@ function durationJson(ms: number): { secs: number; nanos: number } {
   return { secs: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 };
 }
 
-function isDirectory(dir: string): boolean {
+/**
+ * Whether the working folder `dir` exists as a folder. Outside the roots is refused first
+ * (PERMISSION_DENIED, named as the model wrote it) before anything tells whether it exists (issue #19);
+ * any other failure of the stat reads as "not a folder".
+ */
+async function isDirectory(ctx: ToolContext, dir: string, displayPath: string): Promise<boolean> {
   try {
-    return statSync(dir).isDirectory();
-  } catch {
+    return (await statPathConfined(ctx.session, dir, displayPath)).isDirectory();
+  } catch (error) {
+    if (ToolError.is(error)) throw error;
     return false;
   }
 }
@@ -74,9 +79,7 @@ export async function runBash(input: BashInput, ctx: ToolContext): Promise<ToolR
     notify({ type: "BashExecutionFailed", tool_call_id: ctx.callId, command: input.command, cwd, error: message });
     throw new ToolError(ErrorCode.EXECUTION_FAILED, message, { retryable: false });
   };
-  // Outside the roots is refused before anything tells whether the folder exists (issue #19).
-  if (workdir !== null) await assertPathInsideRoots(ctx.session, cwd, workdir);
-  if (!isDirectory(cwd)) failed(new Error(`working directory does not exist: ${cwd}`));
+  if (!(await isDirectory(ctx, cwd, workdir ?? cwd))) failed(new Error(`working directory does not exist: ${cwd}`));
 
   const outcome = await ctx.session
     .service(taskManagerService)

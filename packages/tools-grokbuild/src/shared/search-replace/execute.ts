@@ -17,8 +17,8 @@ import {
   type ReadResult,
   rustIoErrorText,
 } from "@grok-tools/runtime/fs";
-import { GITIGNORE_POLICY, isGitignored } from "../shared/gitignore.js";
-import { displayJoin, resolveUnicodeFileName } from "../shared/paths.js";
+import { GITIGNORE_POLICY, isGitignored } from "../gitignore.js";
+import { displayJoin, resolveUnicodeFileName } from "../paths.js";
 import { findNormalizedMatches, matchIndices } from "./confusables.js";
 import { creationEcho, replacementEcho, type EditEcho } from "./bounded-echo.js";
 import { replaceSpans } from "./edit.js";
@@ -26,7 +26,7 @@ import { createdTexts, updatedTexts } from "./format.js";
 import { confusableHint, nearestMatchHint } from "./hints.js";
 import type { SearchReplaceInput, SearchReplaceOutput, SearchReplaceParams } from "./schema.js";
 import { legacyMessages, type LegacyNames } from "./versions/legacy-0-4-10.js";
-import { LEGACY_0_4_10 } from "../shared/versions.js";
+import { LEGACY_0_4_10 } from "../versions.js";
 
 /** POSIX `NAME_MAX`: the longest file or folder name, in bytes. */
 export const NAME_MAX_BYTES = 255;

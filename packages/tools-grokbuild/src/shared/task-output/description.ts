@@ -1,5 +1,5 @@
 /**
- * The `get_task_output` and `wait_tasks` descriptions, built from the live toolset like the
+ * The `get_task_output`, `wait_tasks` and `kill_task` descriptions, built from the live toolset like the
  * reference's `build_task_output_description` / `build_wait_tasks_description`; names are
  * template expressions resolved at finalize against client-facing names.
  */
@@ -59,4 +59,26 @@ Usage notes:
 - task_ids: list of task IDs from ${backgroundSources(toolset)}
 - mode: 'wait_all' or 'wait_any'
 - timeout_ms: optional max wait, default 30s, capped at {max_wait_ms}`;
+}
+
+/** The `kill_task` description, like the reference's `build_kill_task_description`. */
+export function killTaskDescription(toolset: ToolsetView): string {
+  const monitor = toolset.hasKind("monitor");
+  const subagent = toolset.hasKind("task");
+  const verb = process.platform === "win32" ? "Terminates the Job Object of" : "Sends SIGTERM/SIGKILL to";
+  let action = "";
+  if (toolset.hasKind("execute")) {
+    action = `${verb} a bash task${monitor ? " or monitor" : ""}${subagent ? "; sends Cancel+Shutdown to a subagent" : ""}`;
+  } else if (subagent) {
+    action = "Sends Cancel+Shutdown to a subagent";
+  } else if (monitor) {
+    action = `${verb} a monitor`;
+  }
+  const taskId = "${{ params.kill_task_action.task_id }}";
+  return `Terminate a running background task${lifecycleTargetSuffix(monitor, subagent)}.
+
+Usage notes:
+- Pass its ${taskId}${monitorTaskIdNote(monitor)}.
+- ${action}.
+- Returns success if the task was killed or had already exited.`;
 }
