@@ -6,7 +6,8 @@
 // the same way, from their own folder. `--smoke` (what CI runs) is passed through, and
 // GROK_SUITE_SMOKE=1 is set: a few iterations only. Scripts that record checks (one JSON line each
 // in the file named by GROK_SUITE_REPORT: check, count, passed) get one row per check in the table
-// printed at the end; the others one row per script. Benchmark rows (a `bench` field: case, ours,
+// printed at the end; the others one row per script, with count "-" (every stress script records
+// its checks: test/reliability/lib/report.ts, packages/*/test/stress/report.ts). Benchmark rows (a `bench` field: case, ours,
 // bare, ratio, target, pass; see bench/harness.mjs) are also printed as one Markdown table and
 // written to bench-results.json at the root. The root's own `bench/` folder holds the
 // cross-package cases (the server measured from outside).
@@ -99,5 +100,7 @@ if (benchRows.length > 0) {
   writeFileSync(path.join(root, "bench-results.json"), `${JSON.stringify(benchRows, null, 2)}\n`);
   console.log(`\n(${benchRows.length} rows written to bench-results.json)`);
 }
-console.log(`\n${suite}: ${files.length - failed} passed, ${failed} failed`);
+// Scripts and checks both: a script holds one or more checks (a row each), so "passed" alone did not say which.
+const failedRows = rows.filter((r) => r.result !== "pass").length;
+console.log(`\n${suite}: ${files.length - failed} of ${files.length} scripts passed; ${rows.length - failedRows} of ${rows.length} rows (checks) passed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -1,9 +1,10 @@
 // Integration (issue 20): live output of run_terminal_cmd over ExecuteToolStream, through the real
 // server (built) and the real client. The first line of a slow loop arrives while it still runs;
-// the result stays the chunked form; a client that does not ask sees no live chunks; cancelling
+// the result stays the chunked form; a call that fails after printing ends with the error in its
+// final result and no result chunks; a client that does not ask sees no live chunks; cancelling
 // kills the command's whole tree; a client that does not read gets a head+tail with a marker.
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
-import { StreamDataKind, type ToolStreamChunk } from "@grok-tools/proto";
+import { ErrorCode, StreamDataKind, type ToolStreamChunk } from "@grok-tools/proto";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -85,6 +86,49 @@ describe("live output of run_terminal_cmd", () => {
     const unary = await server.client.executeTool("run_terminal_cmd", input("for i in 1 2 3; do echo $i; done"));
     expect(unary.ok && result.promptText.replace(/\d+(\.\d+)?s/g, "T")).toBe(unary.ok && unary.promptText.replace(/\d+(\.\d+)?s/g, "T"));
     expect(result.output).toMatchObject({ type: "Bash", exit_code: 0, output: "1\n2\n3\n" });
+  });
+
+  it("streams the output of a call that then fails, and ends with the error in the final result and no result chunks", async () => {
+    const marker = String(100000 + Math.floor(Math.random() * 899999));
+    // Prints, then sleeps past the call's deadline (ExecutionOptions.timeout_ms): the runtime answers TIMEOUT.
+    const command = `echo started; echo "on stderr" >&2; sleep 303.${marker}`;
+    const chunks: Array<{ chunk: ToolStreamChunk; at: number }> = [];
+    const request = { toolName: "run_terminal_cmd", inputJson: JSON.stringify(input(command)), options: { timeoutMs: 4_000 } };
+    for await (const chunk of server.client.rawExecuteToolStream(request, { metadata: { [LIVE_OUTPUT_HEADER]: "1" }, deadlineMs: 100_000 })) {
+      chunks.push({ chunk, at: Date.now() });
+    }
+    // Live chunks first, with their own contiguous offsets, then the final result alone.
+    const final = chunks.at(-1)!;
+    expect(final.chunk.chunk?.$case).toBe("finalResult");
+    const data = chunks.slice(0, -1).map(({ chunk, at }) => {
+      if (chunk.chunk?.$case !== "data") throw new Error(`unexpected ${chunk.chunk?.$case} before the final result`);
+      return { ...chunk.chunk.value, at };
+    });
+    expect(data.map((d) => d.kind)).toEqual(data.map(() => LIVE));
+    let offset = 0;
+    for (const d of data) {
+      expect(d.offset).toBe(offset);
+      offset += d.data.length;
+    }
+    expect(Buffer.concat(data.map((d) => Buffer.from(d.data))).toString("utf8")).toBe("started\non stderr\n");
+    // The output was live: it came well before the deadline ended the call.
+    expect(final.at - data[0]!.at).toBeGreaterThanOrEqual(1_000);
+    if (final.chunk.chunk?.$case !== "finalResult") return;
+    expect(final.chunk.chunk.value).toMatchObject({ promptTextSize: 0, outputJsonSize: 0, error: { code: ErrorCode.ERROR_CODE_TIMEOUT } });
+    expect(final.chunk.chunk.value.error?.message).toMatch(/timed out after 4000 ms/);
+    // The deadline took the command down with the call.
+    expect(await eventually(() => processesWith(`303.${marker}`).length === 0, 15_000)).toBe(true);
+
+    // The client reassembles it as the failed call, the live bytes having gone to onOutput only.
+    const live: string[] = [];
+    const result = await server.client.executeToolStream("run_terminal_cmd", input(`echo started; sleep 304.${marker}`), {
+      timeoutMs: 4_000,
+      deadlineMs: 100_000,
+      onOutput: (bytes) => live.push(Buffer.from(bytes).toString("utf8")),
+    });
+    expect(live.join("")).toBe("started\n");
+    expect(result).toMatchObject({ ok: false, error: { code: ErrorCode.ERROR_CODE_TIMEOUT } });
+    expect(await eventually(() => processesWith(`304.${marker}`).length === 0, 15_000)).toBe(true);
   });
 
   it("sends no live chunks to a client that did not ask (the chunked-unary form)", async () => {

@@ -1,8 +1,10 @@
 // Integration (issue 20): live output of OpenCode:bash over ExecuteToolStream, through the real
 // server (built) and the real client with the `x-grok-live-output: 1` header. The first line of a
-// slow loop arrives while the command still runs, with exact offsets, then the authoritative result.
+// slow loop arrives while the command still runs, with exact offsets, then the authoritative result;
+// cancelling the live stream kills the command's whole tree.
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { StreamDataKind, type ToolStreamChunk } from "@grok-tools/proto";
+import { execFileSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -27,6 +29,21 @@ afterAll(async () => {
 });
 
 const request = (command: string) => ({ toolName: "bash", inputJson: JSON.stringify({ command, description: "live output test" }) });
+
+/** Processes whose command line holds `marker`. */
+function processesWith(marker: string): string[] {
+  const out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
+  return out.split("\n").filter((line) => line.includes(marker) && !line.includes("ps -eo"));
+}
+
+async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
 
 describe("live output of OpenCode:bash", () => {
   it("streams the first line of a slow loop before the command ends, then the result", async () => {
@@ -69,5 +86,30 @@ describe("live output of OpenCode:bash", () => {
     expect(live.join("")).toBe("one\ntwo\n");
     expect(result.ok && result.promptText).toBe("one\ntwo\n");
     expect(result.ok && result.output).toMatchObject({ type: "Bash", exit_code: 0, output: "one\ntwo\n" });
+  });
+
+  it("kills the command's whole tree when the client cancels the live stream", async () => {
+    const marker = String(100000 + Math.floor(Math.random() * 899999));
+    // A background child, a setsid grandchild and the foreground sleep all carry the marker.
+    const command = `bash -c 'sleep 300.${marker} & setsid sleep 301.${marker} & echo ready; sleep 302.${marker}'`;
+    const controller = new AbortController();
+    let ready = false;
+    const pending = server.client.executeToolStream(
+      "bash",
+      { command, description: "live output test" },
+      {
+        signal: controller.signal,
+        deadlineMs: 100_000,
+        onOutput: (data) => {
+          if (Buffer.from(data).toString().includes("ready")) ready = true;
+        },
+      },
+    );
+    pending.catch(() => undefined);
+    // Live output proves the command runs; the three sleepers prove its tree is complete.
+    expect(await eventually(() => ready && processesWith(`.${marker}`).length >= 3, 60_000)).toBe(true);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 1 });
+    expect(await eventually(() => processesWith(`.${marker}`).length === 0, 30_000)).toBe(true);
   });
 });

@@ -17,7 +17,7 @@ import { randomUUID } from "node:crypto";
 import { OutputBuffer } from "./output-buffer.js";
 import { detectProcessIsolation, type ProcessIsolation } from "./process-isolation.js";
 import type { LauncherExit, SpareLauncher } from "./spare-launcher.js";
-import { settlesWithin } from "./settles-within.js";
+import { nextIoTurn, settlesWithin } from "./settles-within.js";
 import { createSocketPair } from "./socket-pair.js";
 import type { Readable } from "node:stream";
 
@@ -279,7 +279,15 @@ export class RunningProcess {
     // (its init, in the group, still runs). With process groups we kill the group and marked
     // strays.
     await this.#signalTree("SIGKILL");
-    if (!(await settlesWithin(streamClosed, DRAIN_TIMEOUT_MS))) pipe.destroy();
+    if (!(await settlesWithin(streamClosed, DRAIN_TIMEOUT_MS))) {
+      // The timeout may come before the loop has read output that was there all along: after a
+      // stretch of synchronous work longer than the timeout (hundreds of commands spawned at once
+      // on a busy machine, each fork blocking the loop), the next turn runs its timers before it
+      // polls, and an `echo` answered with no output under the reliability suite's mixed load.
+      // One poll reads what the command wrote before it exited; only what comes later is cut.
+      await nextIoTurn();
+      pipe.destroy();
+    }
     this.output.end();
     if (log) await new Promise<void>((resolve) => log.end(() => resolve()));
     this.#finished = true;

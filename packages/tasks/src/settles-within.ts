@@ -9,3 +9,13 @@ export function settlesWithin(promise: Promise<unknown>, ms: number): Promise<bo
     promise.then(settle, settle);
   });
 }
+
+/**
+ * Resolves once the event loop has polled for I/O again: `setImmediate` callbacks run right after
+ * the poll phase. A timer that fires after a long stretch of synchronous work (the loop blocked
+ * past its delay) runs before that turn's poll, while output that arrived meanwhile still waits in
+ * its socket; waiting for this before acting on the timeout lets that output be read first.
+ */
+export function nextIoTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -18,14 +18,15 @@ export function recordCheck(check: string, count: number, passed: boolean, note 
 
 /**
  * Runs `body`, which returns the number of cases it made, and records the check as passed when it
- * returns and failed when it throws (the error is rethrown for Jest).
+ * returns and failed when it throws (the error is rethrown for Jest); a failed check's count is
+ * `planned`, the number of cases it was set to make, when the caller knows it.
  */
-export async function check(name: string, body: () => Promise<number>): Promise<void> {
-  let count = 0;
+export async function check(name: string, body: () => Promise<number>, planned = 0): Promise<void> {
+  let count: number;
   try {
     count = await body();
   } catch (error) {
-    recordCheck(name, count, false, error instanceof Error ? error.message.split("\n")[0]!.slice(0, 120) : String(error));
+    recordCheck(name, planned, false, error instanceof Error ? error.message.split("\n")[0]!.slice(0, 120) : String(error));
     throw error;
   }
   recordCheck(name, count, true);

@@ -12,11 +12,10 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnServer, type SpawnedServer } from "../../src/spawn-server.js";
+import { SMOKE, check } from "./report.js";
 
 jest.setTimeout(600_000);
 
-/** `npm run stress -- --smoke` (CI) runs a short form. */
-const SMOKE = process.env.GROK_SUITE_SMOKE === "1";
 const OPERATIONS = SMOKE ? 40 : 200;
 const ROUNDS = SMOKE ? 1 : 5;
 const IN_FLIGHT = 8;
@@ -55,7 +54,13 @@ async function runOperations(server: SpawnedServer, round: Round): Promise<void>
 }
 
 it(`keeps all of ${OPERATIONS} acknowledged edits and todo writes through kill -9, ${ROUNDS} round(s)`, async () => {
+  await check("durability: acknowledged edits and todos kept through kill -9 at the last ack, operations", keepsAcknowledgedWork, OPERATIONS * ROUNDS);
+});
+
+/** Every round: the operations, kill -9 at the last ack, a new server; returns the operations checked. */
+async function keepsAcknowledgedWork(): Promise<number> {
   const root = await mkdtemp(path.join(tmpdir(), "gtc-durability-"));
+  let checked = 0;
   try {
     for (let r = 0; r < ROUNDS; r++) {
       const round: Round = { workspace: path.join(root, `ws-${r}`), stateDir: path.join(root, `state-${r}`), todos: [], files: [] };
@@ -78,6 +83,7 @@ it(`keeps all of ${OPERATIONS} acknowledged edits and todo writes through kill -
         const contents = await Promise.all(round.files.map((f) => readFile(path.join(round.workspace, f), "utf8").catch(() => "")));
         expect(round.files.filter((f, i) => contents[i] !== `edit ${f.slice(11, -4)}\n`)).toEqual([]);
         expect(round.todos.length + round.files.length).toBe(OPERATIONS);
+        checked += OPERATIONS;
       } finally {
         await second.close();
       }
@@ -85,4 +91,5 @@ it(`keeps all of ${OPERATIONS} acknowledged edits and todo writes through kill -
   } finally {
     await rm(root, { recursive: true, force: true });
   }
-});
+  return checked;
+}

@@ -6,19 +6,26 @@
  */
 import { expect, it, jest } from "@jest/globals";
 import { runEditLoad } from "../edit-load/harness.js";
+import { SMOKE, check } from "./report.js";
 
 jest.setTimeout(900_000);
 
-const CALLS = process.env.GROK_SUITE_SMOKE === "1" ? 200 : 1_000;
+const CALLS = SMOKE ? 200 : 1_000;
 
-it(`${CALLS} reads and edits of the same 50 files, 64 in flight: no error, every edit once`, async () => {
-  const report = await runEditLoad({ calls: CALLS, concurrency: 64, files: 50 });
-  console.log(
-    `calls ${JSON.stringify(report.calls)} in ${report.elapsedMs} ms; errors ${report.errors.length}, torn ${report.tornReads.length}, lost or doubled ${report.lostOrDoubled.length}`,
-  );
-  expect(report.errors).toEqual([]);
-  expect(report.tornReads).toEqual([]);
-  expect(report.lostOrDoubled).toEqual([]);
-  expect(report.unexpected).toEqual([]);
-  expect(report.calls.search_replace + report.calls.apply_patch).toBeGreaterThan(CALLS / 4);
-});
+it(`${CALLS} reads and edits of the same 50 files, 64 in flight: no error, every edit once`, () =>
+  check(
+    "edit load: reads racing edits of 50 files, 64 in flight, no torn read, every edit once, calls",
+    async () => {
+      const report = await runEditLoad({ calls: CALLS, concurrency: 64, files: 50 });
+      console.log(
+        `calls ${JSON.stringify(report.calls)} in ${report.elapsedMs} ms; errors ${report.errors.length}, torn ${report.tornReads.length}, lost or doubled ${report.lostOrDoubled.length}`,
+      );
+      expect(report.errors).toEqual([]);
+      expect(report.tornReads).toEqual([]);
+      expect(report.lostOrDoubled).toEqual([]);
+      expect(report.unexpected).toEqual([]);
+      expect(report.calls.search_replace + report.calls.apply_patch).toBeGreaterThan(CALLS / 4);
+      return Object.values(report.calls).reduce((sum, n) => sum + n, 0);
+    },
+    CALLS,
+  ));

@@ -6,17 +6,24 @@
  */
 import { expect, it, jest } from "@jest/globals";
 import { runKillRecovery } from "../kill-recovery/harness.js";
+import { SMOKE, check } from "./report.js";
 
 jest.setTimeout(1_800_000);
 
-const KILLS = process.env.GROK_SUITE_SMOKE === "1" ? 5 : 40;
+const KILLS = SMOKE ? 5 : 40;
 
-it(`${KILLS} kill -9 during 6 MB edits: no temporary survives a restart, no file is torn`, async () => {
-  const report = await runKillRecovery({ kills: KILLS, fileBytes: 6 * 1024 * 1024 });
-  console.log(
-    `kills ${report.kills}, of which left temporaries ${report.killsLeavingTemporaries}; acknowledged edits ${report.acknowledged}; survivors ${report.survivors.length}; torn ${report.torn.length}`,
-  );
-  expect(report.survivors).toEqual([]);
-  expect(report.torn).toEqual([]);
-  expect(report.killsLeavingTemporaries).toBeGreaterThan(KILLS / 2);
-});
+it(`${KILLS} kill -9 during 6 MB edits: no temporary survives a restart, no file is torn`, () =>
+  check(
+    "kill recovery: kill -9 during 6 MB edits, no temporary survives a restart, no torn file, kills",
+    async () => {
+      const report = await runKillRecovery({ kills: KILLS, fileBytes: 6 * 1024 * 1024 });
+      console.log(
+        `kills ${report.kills}, of which left temporaries ${report.killsLeavingTemporaries}; acknowledged edits ${report.acknowledged}; survivors ${report.survivors.length}; torn ${report.torn.length}`,
+      );
+      expect(report.survivors).toEqual([]);
+      expect(report.torn).toEqual([]);
+      expect(report.killsLeavingTemporaries).toBeGreaterThan(KILLS / 2);
+      return report.kills;
+    },
+    KILLS,
+  ));

@@ -83,6 +83,32 @@ test("a search blocked on a FIFO ends at its deadline", async () => {
   expect(run.kind).toBe("timeout");
 });
 
+test("a search that finished while the loop was blocked past its deadline answers its result, not TIMEOUT", async () => {
+  await writeFile(path.join(dir, "a.txt"), "hello\n");
+  // Block the loop right after the runner arms its deadline, as a burst of spawns on a busy machine
+  // does: ripgrep finishes meanwhile, and when the loop runs again its timers come before its poll.
+  const realSetTimeout = globalThis.setTimeout;
+  let blocked = false;
+  globalThis.setTimeout = ((callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    const timer = realSetTimeout(callback, ms, ...args);
+    if (ms === 300 && !blocked) {
+      blocked = true;
+      const until = Date.now() + 3_000;
+      while (Date.now() < until);
+    }
+    return timer;
+  }) as typeof setTimeout;
+  let run: RipgrepRun;
+  try {
+    run = await runRipgrep(rg(["-e", "hello", "a.txt"]), { signal: never(), timeoutMs: 300 });
+  } finally {
+    globalThis.setTimeout = realSetTimeout;
+  }
+  expect(blocked).toBe(true);
+  expect(done(run)).toMatchObject({ status: "matched", exitCode: 0 });
+  expect(done(run).stdout.toString()).toContain("hello");
+});
+
 test("aborting ends the run as cancelled; an aborted signal starts nothing", async () => {
   execFileSync("mkfifo", [path.join(dir, "pipe")]);
   const controller = new AbortController();

@@ -153,9 +153,16 @@ export function runRipgrep(launch: SearchLaunch, options: RipgrepRunOptions): Pr
       kill();
       finish({ kind: "cancelled" });
     };
+    // One I/O poll before the deadline counts: after a stretch of synchronous work longer than
+    // the rest of the deadline (hundreds of commands spawned at once on a busy machine), the timer
+    // runs before the loop has polled, while a search that finished in time waits in its pipes (the
+    // reliability suite's mixed load had greps answer TIMEOUT with their output unread).
     const timer = setTimeout(() => {
-      kill();
-      finish({ kind: "timeout" });
+      setImmediate(() => {
+        if (settled) return;
+        kill();
+        finish({ kind: "timeout" });
+      });
     }, timeoutMs);
     signal.addEventListener("abort", onAbort, { once: true });
 
@@ -205,6 +212,12 @@ export function runRipgrep(launch: SearchLaunch, options: RipgrepRunOptions): Pr
     });
     child.stderr.on("end", () => {
       stderrEnded = true;
+      maybeDone();
+    });
+    // The exit, not the close (which comes a turn later, after the pipes' handles close), so that
+    // a run read in the poll before its deadline is done by then.
+    child.on("exit", (code) => {
+      exitCode = code;
       maybeDone();
     });
     child.on("close", (code) => {

@@ -7,22 +7,36 @@
 import { jest } from "@jest/globals";
 import { startHarness } from "../shell/helpers.js";
 import { runLeakCheck } from "./leak-check.js";
+import { SMOKE, check } from "./report.js";
 
 jest.setTimeout(600_000);
 
 /** `npm run stress -- --smoke` (CI) runs a tenth of the load. */
-const SMOKE = process.env.GROK_SUITE_SMOKE === "1";
 const COMMANDS = SMOKE ? 10 : 100;
 const OUTPUT_BYTES = SMOKE ? 64 * 1024 * 1024 : 2147483648;
 
-it(`leaves no process after ${COMMANDS} timed-out commands with grandchildren`, async () => {
-  const report = await runLeakCheck({ commands: COMMANDS, concurrency: 10, timeoutMs: 300 });
-  expect(report.leftover).toEqual([]);
-  expect(report.allTimedOut).toBe(true);
-  expect(report.slowestCallMs).toBeLessThan(300 + 3_000);
-});
+it(`leaves no process after ${COMMANDS} timed-out commands with grandchildren`, () =>
+  check(
+    "run_terminal_cmd in process: timed-out commands with setsid and pipe-holding grandchildren leave no process, commands",
+    async () => {
+      const report = await runLeakCheck({ commands: COMMANDS, concurrency: 10, timeoutMs: 300 });
+      expect(report.leftover).toEqual([]);
+      expect(report.allTimedOut).toBe(true);
+      expect(report.slowestCallMs).toBeLessThan(300 + 3_000);
+      return COMMANDS;
+    },
+    COMMANDS,
+  ));
 
-it(`streams ${OUTPUT_BYTES} bytes of output with bounded memory`, async () => {
+it(`streams ${OUTPUT_BYTES} bytes of output with bounded memory`, () =>
+  check(
+    "run_terminal_cmd in process: one command printing a flood keeps head and tail, RSS growth < 150 MB, MiB",
+    floodKeepsMemoryBounded,
+    OUTPUT_BYTES / 2 ** 20,
+  ));
+
+/** One command printing OUTPUT_BYTES: head and tail kept, this process's RSS growth bounded; returns MiB. */
+async function floodKeepsMemoryBounded(): Promise<number> {
   const h = await startHarness([{ id: "GrokBuild:run_terminal_cmd", paramsJson: '{"enabled_background":false}' }]);
   try {
     global.gc?.();
@@ -44,7 +58,8 @@ it(`streams ${OUTPUT_BYTES} bytes of output with bounded memory`, async () => {
     expect(out.output.startsWith("xxxx")).toBe(true);
     expect(out.output.endsWith("\nEND\n")).toBe(true);
     expect(peak - before).toBeLessThan(150 * 1024 * 1024);
+    return OUTPUT_BYTES / 2 ** 20;
   } finally {
     await h.close();
   }
-});
+}
