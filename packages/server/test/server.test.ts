@@ -116,6 +116,35 @@ describe.each(["tcp", "unix"])("grok-tools server over %s", (transport) => {
     expect(decodeFinalizeViolations(trailer!)).toEqual([expect.objectContaining({ toolId: "Test:nope", fieldPath: "id" })]);
   });
 
+  it("keeps the status-details trailer small when a violation echoes a huge value, and the connection keeps answering", async () => {
+    // A 200 KB value is echoed whole in the response message; as a ~270 KB trailer it made the client's
+    // connection stop answering every call on it (the bad-input suite saw 30 s deadlines).
+    const id = `Test:${"n".repeat(200_000)}`;
+    const request = FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id }] });
+    const answered = await new Promise<{ res: { success: boolean; message: string }; trailer: Buffer | undefined }>((resolve, reject) => {
+      let res: { success: boolean; message: string } | undefined;
+      const pending = client.finalizeToolConfigRequest(request, auth(), { deadline: Date.now() + 20_000 }, (error, value) =>
+        error ? reject(error) : (res = value as unknown as { success: boolean; message: string }),
+      );
+      pending.on("status", (s: StatusObject) => resolve({ res: res!, trailer: s.metadata.get(STATUS_DETAILS_TRAILER)[0] as Buffer | undefined }));
+    });
+    expect(answered.res.success).toBe(false);
+    expect(answered.res.message === `${id}: id; not found in registry; got "${id}"`).toBe(true);
+    expect(answered.trailer!.length).toBeLessThanOrEqual(4096);
+    const [violation] = decodeFinalizeViolations(answered.trailer!);
+    expect(violation!.fieldPath).toBe("id");
+    expect(violation!.toolId === `${id.slice(0, 200)}…`).toBe(true);
+    expect(violation!.badValueJson === `${JSON.stringify(id).slice(0, 200)}…`).toBe(true);
+    // The same client, the same connection: the next call answers.
+    const next = await call<object, { success: boolean }>(
+      client,
+      "finalizeToolConfigRequest",
+      FinalizeToolServerConfigRequest.fromPartial({ tools: [{ id: "Test:nope" }] }),
+      auth(),
+    );
+    expect(next.success).toBe(false);
+  });
+
   it("finalizes, executes, streams, and locks the toolset", async () => {
     const fin = await call<object, { success: boolean; tools: { name: string; description: string }[] }>(
       client,

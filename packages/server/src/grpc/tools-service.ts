@@ -8,7 +8,6 @@ import {
   MAX_MESSAGE_BYTES,
   STATUS_DETAILS_TRAILER,
   StreamDataKind,
-  encodeFinalizeValidationStatus,
   type CallbackStatus,
   type ExecuteToolRequest,
   type FinalizeToolServerConfigRequest,
@@ -28,6 +27,7 @@ import { grpcError, statusFor, unaryHandler } from "./unary-handler.js";
 import { fitResult } from "./oversized-result.js";
 import { DEFAULT_LIVE_OUTPUT_BUFFER_BYTES, LIVE_OUTPUT_HEADER, LiveOutputWriter } from "./live-output.js";
 import { createDeprecatedHandlers } from "./deprecated-rpcs.js";
+import { finalizeStatusDetails } from "./finalize-status-details.js";
 
 /** What the service needs from its server. */
 export interface ToolsServiceContext {
@@ -158,7 +158,8 @@ async function finalizeIn(
   if (!outcome.ok) {
     const violations = outcome.violations.map(toViolation);
     // The response says success=false; the trailer carries the same violations as standard status details.
-    trailers.set(STATUS_DETAILS_TRAILER, Buffer.from(encodeFinalizeValidationStatus(GrpcStatus.INVALID_ARGUMENT, outcome.message, { violations })));
+    const details = finalizeStatusDetails(outcome.message, violations);
+    if (details) trailers.set(STATUS_DETAILS_TRAILER, details);
     ctx.log.info({ violations: outcome.violations.map(violationSummary) }, "finalize rejected");
     return { success: false, message: outcome.message, tools: [], versionWarnings: [] };
   }
