@@ -5,6 +5,13 @@
  */
 export { CHILD_ENV_OVERRIDES, SECRET_ENV_NAMES, addSecretEnvNames, childEnvironment } from "./child-env.js";
 export { ISOLATION_ENV_VAR, PROCESS_GROUP_ISOLATION, detectProcessIsolation, detectProcessIsolationAsync, type ProcessIsolation } from "./process-isolation.js";
+export {
+  DEFAULT_MAX_PROCESSES,
+  DEFAULT_MAX_SESSION_PROCESSES,
+  MAX_PROCESSES_ENV_VAR,
+  MAX_SESSION_PROCESSES_ENV_VAR,
+  type SessionProcessLimit,
+} from "./process-limit.js";
 export { HEAD_TAIL_MARKER, OutputBuffer } from "./output-buffer.js";
 export {
   MAX_SPARE_FAILURES,

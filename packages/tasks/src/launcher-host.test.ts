@@ -32,7 +32,7 @@ async function processesWith(needle: string): Promise<number> {
   return count;
 }
 
-async function until(check: () => Promise<boolean>, ms = 5_000): Promise<boolean> {
+async function until(check: () => Promise<boolean>, ms = 15_000): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (await check()) return true;
@@ -95,7 +95,8 @@ describe("LauncherHost", () => {
     for (let start = 1; start <= MAX_HOST_STARTS; start++) {
       const asked = Date.now();
       expect(await sh(broken, "exit 0")).toBeUndefined();
-      expect(Date.now() - asked).toBeLessThan(2_000);
+      // Not the launch timeout: at once, with a margin for busy machines.
+      expect(Date.now() - asked).toBeLessThan(5_000);
     }
     expect(broken.usable).toBe(false);
   });

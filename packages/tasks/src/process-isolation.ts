@@ -34,6 +34,18 @@ export interface ProcessIsolation {
   /** One line for the server's startup log. */
   readonly detail: string;
   /**
+   * The procs file of the pids cgroup a command's leader joins before the command starts
+   * (process-limit.ts), or undefined when commands join none (no limit here, or a layout that
+   * cannot join one: bubblewrap, process groups).
+   */
+  readonly processLimitFile: string | undefined;
+  /**
+   * The same isolation with commands joining the pids cgroup of `procsFile` instead (a
+   * session's own group); an isolation whose commands join none returns itself. Nothing is
+   * added to the command's environment: the leader script names the file.
+   */
+  withProcessLimit(procsFile: string): ProcessIsolation;
+  /**
    * The spawn that runs `argv` (a shell and its arguments) contained, with `env` as exactly
    * the environment `argv[0]` starts with and every signal at its default disposition. The
    * leader it starts exits as the command does: with its exit code or by its signal.
@@ -90,8 +102,10 @@ function privateProcSetup(mount: string, umount: string): string {
   return `${shellQuote(umount)} -l /proc; ${shellQuote(mount)} -t proc -o nosuid,nodev,noexec proc /proc || { echo "grok-tools: could not mount a /proc for the command" >&3; exit 126; }; `;
 }
 
-// Joins the server's pids cgroup (process-limit.ts): the command and everything it starts count
-// against one limit, so a fork bomb ends in "fork: Resource temporarily unavailable".
+// Joins a pids cgroup (process-limit.ts: the session's, or the server's): the command and
+// everything it starts count against its limit, so a fork bomb ends in "fork: Resource
+// temporarily unavailable". It runs in the command's process (PID 2) before the exec: the
+// command and its descendants are counted, the leader and the init are not.
 function processLimitSetup(procsFile: string): string {
   return `echo 0 > ${shellQuote(procsFile)} || { echo "grok-tools: could not join the process limit" >&3; exit 126; }; `;
 }
@@ -140,6 +154,10 @@ export const PROCESS_GROUP_ISOLATION: ProcessIsolation = Object.freeze({
   exactSignals: true,
   detail:
     "PID namespaces unavailable (unshare/bwrap failed); commands run in their own process group only, so a descendant that calls setsid can outlive a kill unless it keeps the task's environment marker, and commands can see the server's process in /proc",
+  processLimitFile: undefined,
+  withProcessLimit(this: ProcessIsolation): ProcessIsolation {
+    return this;
+  },
   wrap: (argv: readonly string[], env: Readonly<Record<string, string>>): ContainedCommand => ({ file: argv[0]!, args: argv.slice(1), env: { ...env } }),
 });
 
@@ -159,25 +177,31 @@ export function namespaceIsolation(options: NamespaceOptions, tools: NamespaceTo
   ];
   // `unchanged`: the nested namespace keeps `slave`, so host mounts made later still appear.
   const nested = options.privateProc && options.userNamespace ? [unshare, "--user", "--map-root-user", "--mount", "--propagation", "unchanged", "--"] : [];
-  const limit = processLimit();
-  const script = leaderScript((limit ? processLimitSetup(limit.procsFile) : "") + (options.privateProc ? privateProcSetup(mount!, umount!) : ""));
   const how = options.userNamespace ? "unshare (user namespace)" : "unshare";
-  const limitDetail = processLimitDetail();
-  return Object.freeze({
-    mode: "pid-namespace" as const,
-    privateProc: options.privateProc,
-    exactSignals: true,
-    detail: `${
-      options.privateProc
-        ? `commands run in their own PID namespace and /proc via ${how}, under a minimal init`
-        : `commands run in their own PID namespace via ${how}, under a minimal init; a /proc of their own could not be mounted, so commands can see the server's process in /proc`
-    }; ${limitDetail}`,
-    wrap: (argv: readonly string[], env: Readonly<Record<string, string>>): ContainedCommand => ({
-      file: unshare,
-      args: [...outer, "--", shell, "-c", script, INIT_NAME, ...nested, envTool, "--default-signal", "--", ...environmentRepairs(env), ...argv],
-      env: { ...env },
-    }),
-  });
+  const detail = `${
+    options.privateProc
+      ? `commands run in their own PID namespace and /proc via ${how}, under a minimal init`
+      : `commands run in their own PID namespace via ${how}, under a minimal init; a /proc of their own could not be mounted, so commands can see the server's process in /proc`
+  }; ${processLimitDetail()}`;
+  // One leader script per pids cgroup joined: the server's (or its leaf for commands outside a
+  // session) by default, a session's own through withProcessLimit.
+  const joining = (procsFile: string | undefined): ProcessIsolation => {
+    const script = leaderScript((procsFile ? processLimitSetup(procsFile) : "") + (options.privateProc ? privateProcSetup(mount!, umount!) : ""));
+    return Object.freeze({
+      mode: "pid-namespace" as const,
+      privateProc: options.privateProc,
+      exactSignals: true,
+      detail,
+      processLimitFile: procsFile,
+      withProcessLimit: (file: string): ProcessIsolation => joining(file),
+      wrap: (argv: readonly string[], env: Readonly<Record<string, string>>): ContainedCommand => ({
+        file: unshare,
+        args: [...outer, "--", shell, "-c", script, INIT_NAME, ...nested, envTool, "--default-signal", "--", ...environmentRepairs(env), ...argv],
+        env: { ...env },
+      }),
+    });
+  };
+  return joining(processLimit()?.procsFile);
 }
 
 /** Bubblewrap: its own init runs the command as PID 2, but reports a signal death as 128+N. */
@@ -190,6 +214,10 @@ function bubblewrapIsolation(privateProc: boolean, tools: NamespaceTools): Proce
     privateProc,
     exactSignals: false,
     detail: `commands run in their own PID namespace${privateProc ? " and /proc" : ""} via bubblewrap, whose init reports a command killed by signal N as exit 128+N`,
+    processLimitFile: undefined,
+    withProcessLimit(this: ProcessIsolation): ProcessIsolation {
+      return this;
+    },
     wrap: (argv: readonly string[], env: Readonly<Record<string, string>>): ContainedCommand => ({
       file: prefix[0]!,
       args: [...prefix.slice(1), ...argv],

@@ -9,7 +9,8 @@ import { open } from "node:fs/promises";
 import { ErrorCode, ToolError, defineService, type Logger, type SessionHandle, type ToolNotification } from "@grok-tools/runtime";
 import { silentLogger } from "@grok-tools/runtime/helpers";
 import { RunningProcess, type ProcessExit } from "./process-runner.js";
-import type { ProcessIsolation } from "./process-isolation.js";
+import { detectProcessIsolation, type ProcessIsolation } from "./process-isolation.js";
+import { processLimit as serverProcessLimit, type SessionProcessLimit } from "./process-limit.js";
 import { SpareLauncher } from "./spare-launcher.js";
 import { uuidV7 } from "@grok-tools/runtime/helpers";
 import { SubagentCoordinator } from "./subagent-coordinator.js";
@@ -240,7 +241,15 @@ interface ManagerOptions {
   maxQueueWaitMs?: number;
   completedTaskTtlMs?: number;
   backgroundMaxRuntimeMs?: number;
+  /**
+   * The session's id: its commands join the session's own pids cgroup (process-limit.ts), named
+   * after it. Default: a group of this manager's own.
+   */
+  sessionId?: string;
 }
+
+/** Keys of managers made without a session id: NUL never appears in a session id header. */
+let anonymousManagers = 0;
 
 /** A session's commands and background tasks. */
 export class TaskManager {
@@ -268,6 +277,12 @@ export class TaskManager {
   #starting = 0;
   /** The session's subagent children: tasks too, observed and killed by the same tools. */
   readonly subagents: SubagentCoordinator;
+  /** Names the session's pids cgroup. */
+  readonly #sessionKey: string;
+  /** The session's pids cgroup, held from the first command that joins one; null when none could be had. */
+  #processLimit: SessionProcessLimit | null | undefined;
+  /** Each isolation asked for, with commands joining the session's group (one object each, so spares match). */
+  readonly #isolations = new Map<ProcessIsolation, ProcessIsolation>();
 
   constructor(options: ManagerOptions = {}) {
     this.#log = options.log ?? silentLogger;
@@ -277,6 +292,12 @@ export class TaskManager {
     this.#ttlMs = options.completedTaskTtlMs ?? COMPLETED_TASK_TTL_MS;
     this.#maxRuntimeMs = options.backgroundMaxRuntimeMs ?? BACKGROUND_MAX_RUNTIME_MS;
     this.subagents = new SubagentCoordinator({ log: this.#log });
+    this.#sessionKey = options.sessionId ?? `\0task-manager-${++anonymousManagers}`;
+  }
+
+  /** The session's own process limit, once a command made it (diagnostics and tests). */
+  get processLimit(): Pick<SessionProcessLimit, "max" | "group"> | undefined {
+    return this.#processLimit ?? undefined;
   }
 
   /** The session's spare launcher (diagnostics and tests; the manager drives it). */
@@ -432,6 +453,31 @@ export class TaskManager {
     this.#evictions.clear();
     const running = [...this.#foreground, ...this.#tasks.values()].filter((task) => !task.completed);
     await Promise.allSettled([...running.map((task) => task.kill("killed")), children]);
+    // The group goes once empty (the spares killed above may take a moment: it is retried).
+    this.#processLimit?.release();
+  }
+
+  /**
+   * `requested` (default: the detected isolation) with commands joining the session's pids
+   * cgroup, made on first use; the isolation itself where commands join no cgroup, or the
+   * session's cannot be made (they then share the server's).
+   */
+  #isolationFor(requested: ProcessIsolation | undefined): ProcessIsolation {
+    const base = requested ?? detectProcessIsolation();
+    if (base.processLimitFile === undefined) return base;
+    let isolation = this.#isolations.get(base);
+    if (!isolation) {
+      if (this.#processLimit === undefined) {
+        const limit = serverProcessLimit();
+        this.#processLimit = limit?.acquireSession(this.#sessionKey) ?? null;
+        if (limit && limit.sessionMax > 0 && !this.#processLimit) {
+          this.#log.warn({ group: limit.group }, "cannot make the session's pids cgroup; its commands share the server's process limit");
+        }
+      }
+      isolation = this.#processLimit ? base.withProcessLimit(this.#processLimit.procsFile) : base;
+      this.#isolations.set(base, isolation);
+    }
+    return isolation;
   }
 
   /**
@@ -539,7 +585,7 @@ export class TaskManager {
         env: background ? { PYTHONUNBUFFERED: "1", ...spec.env } : spec.env,
         logFile: spec.logFile,
         outputLimitChars: spec.outputLimitChars,
-        ...(spec.isolation ? { isolation: spec.isolation } : {}),
+        isolation: this.#isolationFor(spec.isolation),
         ...(spec.shell ? { shell: spec.shell } : {}),
         ...(spec.logCapBytes !== undefined ? { logCapBytes: spec.logCapBytes } : {}),
         ...(spec.outputKillBytes !== undefined ? { outputKillBytes: spec.outputKillBytes } : {}),
@@ -757,7 +803,7 @@ function cancelledError(): ToolError {
 /** The session service holding the task manager; disposing the session kills every command. */
 export const taskManagerService = defineService<TaskManager, SessionHandle>({
   name: "grok_build.TaskManager",
-  create: (session) => new TaskManager({ log: session.log }),
+  create: (session) => new TaskManager({ log: session.log, sessionId: session.id }),
   dispose: (manager) => manager.dispose(),
 });
 

@@ -1,11 +1,12 @@
 /**
  * Process checks through the real server: commands that leave descendants (setsid, nohup,
  * double forks) end with nothing left after a timeout, a cancel or kill_task; stdin readers see
- * EOF; a fork bomb stops at the server's process limit. Survivors are found by a marker that
+ * EOF; a fork bomb stops at its session's process limit. Survivors are found by a marker that
  * every descendant carries as its argv[0], in this machine's /proc (the host's view).
  */
-import type { SpawnedServer } from "@grok-tools/client";
+import type { SpawnedServer, ToolsClient } from "@grok-tools/client";
 import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
 
 /** Pids whose command line holds `marker` (the wrappers that carry the command text included). */
 export function processesWith(marker: string): number[] {
@@ -125,6 +126,25 @@ export function limitGroup(serverPid: number): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The pids cgroup a routed session's commands run in, as the host sees it: a command of the
+ * session reads its own `/proc/self/cgroup` (v1 `N:pids:/path`, v2 `0::/path`; commands share
+ * the host's cgroup namespace), and the path is taken under the hierarchy holding `serverGroup`.
+ */
+export async function sessionGroup(client: ToolsClient, serverGroup: string): Promise<string> {
+  const result = await client.executeTool<{ output?: string }>("run_terminal_cmd", {
+    command: "cat /proc/self/cgroup",
+    description: "cgroup",
+    timeout: 20_000,
+  });
+  const text = result.ok ? (result.output.output ?? "") : "";
+  const v1 = /^\d+:(?:[^:]*,)?pids(?:,[^:]*)?:(\/.*)$/m.exec(text)?.[1];
+  const v2 = /^0::(\/.*)$/m.exec(text)?.[1];
+  const relative = serverGroup.startsWith("/sys/fs/cgroup/pids/") ? v1 : v2;
+  if (!relative) throw new Error(`no pids cgroup in the command's /proc/self/cgroup: ${result.ok ? JSON.stringify(text) : result.error.message}`);
+  return path.join(path.dirname(serverGroup), relative);
 }
 
 /** A number file of a cgroup (`pids.current`), or the `max` count of `pids.events`. */
