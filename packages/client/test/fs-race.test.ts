@@ -1,8 +1,8 @@
-// Directory swaps (issue #12 item 6), short form: 100 calls of each file tool (lists, searches, reads,
-// creates, edits, deletes, moves) through the real server while folders flip between a real directory
-// and a link outside. The 1 000-call form is in stress/.
+// Directory swaps (issue #12 item 6), short form: 100 calls of each file tool of the GrokBuild, Codex,
+// OpenCode and hashline namespaces (lists, searches, reads, creates, edits, deletes, moves) through the
+// real server while folders flip between a real directory and a link outside. The 1 000-call form is in stress/.
 import { expect, it, jest } from "@jest/globals";
-import { FILE_RACE_TOOLS, RACE_TOOLS, formatRaceReport, raceProblems, runFsRace } from "./fs-race/harness.js";
+import { FILE_RACE_TOOLS, RACE_TOOLS, SEARCH_RACE_TOOLS, formatRaceReport, raceProblems, runFsRace } from "./fs-race/harness.js";
 
 jest.setTimeout(300_000);
 
@@ -20,7 +20,7 @@ it("never reads, lists or writes outside the workspace while folders are swapped
 });
 
 it("without the search sandbox, searches still stay in their swapped root, and the server warns at start-up", async () => {
-  const only = ["grep", "grep_files"];
+  const only = SEARCH_RACE_TOOLS;
   const report = await runFsRace({ callsPerTool: CALLS, concurrency: 8, only, env: { ...process.env, GROK_TOOLS_SEARCH_SANDBOX: "off" } });
   console.log(formatRaceReport(report));
   expect([report.searchSandbox, report.searchSandboxLogLevel]).toEqual(["none", 40]);

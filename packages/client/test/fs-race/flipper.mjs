@@ -22,6 +22,9 @@ function prepareDir(target) {
   writeFileSync(path.join(dir, "edit.txt"), "needle edit\n");
   writeFileSync(path.join(dir, "move.txt"), "needle move\n");
   writeFileSync(path.join(dir, "doomed.txt"), "doomed\n");
+  // What the OpenCode write and the anchored hashline edit work on.
+  writeFileSync(path.join(dir, "write.txt"), "needle write\n");
+  writeFileSync(path.join(dir, "anchored.txt"), "needle anchored\n");
   return dir;
 }
 /** A fresh regular file beside `target`, holding what the file-flip race reads and edits. */

@@ -1,6 +1,7 @@
 /**
  * The directory-swap race (issue #12 item 6): the real server, driven by the real client, runs every
- * file tool that takes a path (lists, searches, reads, creates, edits, deletes and moves) while
+ * file tool that takes a path (lists, searches, reads, creates, edits, deletes and moves) of the
+ * GrokBuild, Codex, OpenCode and hashline namespaces (#19) while
  * another process flips folders of the workspace between a real directory and a symlink to a folder
  * outside it. The outside folder holds files of the same names whose content would let every edit
  * apply there too, plus a canary. The report says what each tool answered and whether anything
@@ -13,6 +14,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, write
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { createToolsClient } from "../../src/client.js";
 import { spawnServer } from "../../src/spawn-server.js";
 import type { ToolCallResult } from "../../src/tool-result.js";
 
@@ -20,6 +22,11 @@ import type { ToolCallResult } from "../../src/tool-result.js";
 interface RaceStep {
   tool: string;
   input: unknown;
+  /**
+   * The session that makes the call: `hashline` for the hashline tools, which may not share a
+   * toolset with the standard file tools (file_toolset_conflict); the default session otherwise.
+   */
+  session?: "hashline";
 }
 
 /** One entry of the race (a tool, or a tool in one of its modes) and how its i-th call looks. */
@@ -96,6 +103,14 @@ export const FILE_RACE_TOOLS = [
   "concise edit",
   "apply_patch update",
   "apply_patch delete",
+  "oc_read",
+  "oc_edit",
+  "oc_write",
+  "oc_glob",
+  "oc_grep",
+  "hashline_read",
+  "hashline_edit",
+  "hashline_grep",
 ] as const;
 
 /** The names of the race's entries. */
@@ -114,7 +129,20 @@ export const RACE_TOOLS = [
   "apply_patch move",
   "read_file",
   "codex_read_file",
+  "oc_read",
+  "oc_read folder",
+  "oc_edit",
+  "oc_edit create",
+  "oc_write",
+  "oc_glob",
+  "oc_grep",
+  "hashline_read",
+  "hashline_edit",
+  "hashline_grep",
 ] as const;
+
+/** The search entries, the ones the race without the search sandbox runs. */
+export const SEARCH_RACE_TOOLS = ["grep", "grep_files", "oc_glob", "oc_grep", "hashline_grep"] as const;
 
 const ERROR_NAMES: Record<number, string> = {
   100: "INVALID_INPUT",
@@ -196,6 +224,8 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
   await writeFile(path.join(outside, "edit.txt"), `needle edit\n${canary}\n`);
   await writeFile(path.join(outside, "move.txt"), `needle move\n${canary}\n`);
   await writeFile(path.join(outside, "doomed.txt"), `${canary}\n`);
+  await writeFile(path.join(outside, "write.txt"), `needle write\n${canary}\n`);
+  await writeFile(path.join(outside, "anchored.txt"), `needle anchored\n${canary}\n`);
   await mkdir(path.join(ws, "top"), { recursive: true });
   await writeFile(path.join(ws, "top", "plain.txt"), "needle top\n");
   // The file-flip race's outside target: edits would apply to it too, were they let through.
@@ -233,6 +263,10 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
   const searchFolder = (i: number): string => (searchSandbox === "none" ? "flip" : folder(i));
   const patch = (body: string): { patch: string } => ({ patch: `*** Begin Patch\n${body}\n*** End Patch` });
   const one = (tool: string, input: unknown): RaceStep[] => [{ tool, input }];
+  const hashline = (tool: string, input: unknown): RaceStep[] => [{ tool, input, session: "hashline" }];
+  // Content-only anchors of the first lines the hashline edits insert after, learnt from a read before
+  // the race (see below): they hold for the outside files too, so an edit let through would apply there.
+  const anchorOf: Record<"needle anchored" | "needle flip", string> = { "needle anchored": "", "needle flip": "" };
   const entries: Record<(typeof RACE_TOOLS)[number], (i: number) => RaceStep[]> = {
     list_dir: (i) => one("list_dir", { target_directory: folder(i) }),
     grep: (i) => one("grep", { pattern: "needle", path: searchFolder(i) }),
@@ -257,6 +291,30 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
       one("apply_patch", patch(`*** Update File: ${flipped(i)}/move.txt\n*** Move to: ${flipped(i + 1)}/moved_${i}.txt\n@@\n needle move\n+moved ${i}`)),
     read_file: (i) => one("read_file", { target_file: `${flipped(i)}/inside.txt` }),
     codex_read_file: (i) => one("codex_read_file", { file_path: path.join(ws, flipped(i), "sub", "inner.txt") }),
+    oc_read: (i) => one("oc_read", { filePath: `${flipped(i)}/inside.txt` }),
+    // A folder read lists it through a second open of its real path: listing the outside folder would show the canary's name.
+    "oc_read folder": (i) => one("oc_read", { filePath: flipped(i) }),
+    // OpenCode asks no read first, but an edit after a read must find what was read: read, then edit.
+    oc_edit: (i) => [
+      { tool: "oc_read", input: { filePath: `${flipped(i)}/edit.txt` } },
+      { tool: "oc_edit", input: { filePath: `${flipped(i)}/edit.txt`, oldString: "needle edit", newString: `needle edit\noc ${i}` } },
+    ],
+    "oc_edit create": (i) => one("oc_edit", { filePath: `${flipped(i)}/oce_${i}.txt`, oldString: "", newString: `created ${i}\n` }),
+    // The write reads the previous content (it is in the answer) and replaces it; half the calls create a new folder on the way.
+    oc_write: (i) =>
+      one("oc_write", { file_path: i % 4 < 2 ? `${flipped(i)}/write.txt` : `${flipped(i)}/new_${i}/ocw_${i}.txt`, content: `needle write\nocw ${i}\n` }),
+    oc_glob: (i) => one("oc_glob", { pattern: "**/*.txt", path: searchFolder(i) }),
+    oc_grep: (i) => one("oc_grep", { pattern: "needle", path: searchFolder(i) }),
+    hashline_read: (i) => hashline("hashline_read", { target_file: `${flipped(i)}/inside.txt` }),
+    // Half the calls insert after an anchored line, half create a file with a whole-file write.
+    hashline_edit: (i) =>
+      hashline(
+        "hashline_edit",
+        i % 4 < 2
+          ? { file_path: `${flipped(i)}/anchored.txt`, edits: [{ op: "insert_after", anchor: anchorOf["needle anchored"], content: `hl ${i}` }] }
+          : { file_path: `${flipped(i)}/hl_${i}.txt`, edits: [{ op: "write", content: `created ${i}\n` }] },
+      ),
+    hashline_grep: (i) => hashline("hashline_grep", { pattern: "needle", path: searchFolder(i) }),
   };
   const fileEntries: Record<(typeof FILE_RACE_TOOLS)[number], (i: number) => RaceStep[]> = {
     read_file: () => one("read_file", { target_file: "flip.txt" }),
@@ -275,6 +333,19 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
     ],
     "apply_patch update": (i) => one("apply_patch", patch(`*** Update File: flip.txt\n@@\n needle flip\n+ap ${i}`)),
     "apply_patch delete": () => one("apply_patch", patch("*** Delete File: flip.txt")),
+    oc_read: () => one("oc_read", { filePath: "flip.txt" }),
+    oc_edit: (i) => [
+      { tool: "oc_read", input: { filePath: "flip-oc.txt" } },
+      { tool: "oc_edit", input: { filePath: "flip-oc.txt", oldString: "needle flip", newString: `needle flip\noc ${i}` } },
+    ],
+    // Keeps the first line, so the update, the anchored edit and the searches of flip.txt still find theirs.
+    oc_write: (i) => one("oc_write", { file_path: "flip.txt", content: `needle flip\nocw ${i}\n` }),
+    oc_glob: () => one("oc_glob", { pattern: "*", path: "flip.txt" }),
+    oc_grep: () => one("oc_grep", { pattern: "needle", path: "flip.txt" }),
+    hashline_read: () => hashline("hashline_read", { target_file: "flip.txt" }),
+    hashline_edit: (i) =>
+      hashline("hashline_edit", { file_path: "flip.txt", edits: [{ op: "insert_after", anchor: anchorOf["needle flip"], content: `hl ${i}` }] }),
+    hashline_grep: () => hashline("hashline_grep", { pattern: "needle", path: "flip.txt" }),
   };
   // The entries that succeed least often on their own (two calls, or a file that the first success moves away).
   const attempts: Partial<Record<(typeof RACE_TOOLS)[number], number>> = {
@@ -284,6 +355,11 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
     "concise edit": 5,
     "apply_patch update": 3,
     "apply_patch move": 3,
+    oc_edit: 5,
+    // Writes in a flipped folder, measured at 2-14 successes in 100 single attempts on a loaded machine.
+    "oc_edit create": 3,
+    oc_write: 3,
+    hashline_edit: 3,
   };
   const flipFiles = options.flip === "files";
   const names: readonly string[] = flipFiles ? FILE_RACE_TOOLS : RACE_TOOLS;
@@ -296,6 +372,8 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
       ...(attempts[name as (typeof RACE_TOOLS)[number]] === undefined ? {} : { attempts: attempts[name as (typeof RACE_TOOLS)[number]]! }),
     }));
 
+  // The hashline tools' own session (they refuse to share a toolset with the standard file tools).
+  const hashlineClient = createToolsClient({ address: server.address, sessionId: "race-hashline" });
   const report: RaceReport = {
     tools: {},
     leaks: [],
@@ -320,12 +398,35 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
         { id: "Codex:grep_files" },
         { id: "Codex:apply_patch" },
         { id: "Codex:read_file", nameOverride: "codex_read_file" },
+        { id: "OpenCode:read", nameOverride: "oc_read" },
+        { id: "OpenCode:edit", nameOverride: "oc_edit" },
+        { id: "OpenCode:write", nameOverride: "oc_write" },
+        { id: "OpenCode:glob", nameOverride: "oc_glob" },
+        { id: "OpenCode:grep", nameOverride: "oc_grep" },
       ],
     });
     if (!finalized.success) throw new Error(`finalize failed: ${finalized.message}`);
+    // Content-only anchors depend on the line alone, so the outside files' first lines carry the same ones.
+    const contentOnly = JSON.stringify({ scheme: "content_only" });
+    const hashlineFinalized = await hashlineClient.finalize({
+      tools: [
+        { id: "GrokBuildHashline:hashline_read", paramsJson: contentOnly },
+        { id: "GrokBuildHashline:hashline_edit", paramsJson: contentOnly },
+        { id: "GrokBuildHashline:hashline_grep", paramsJson: contentOnly },
+      ],
+    });
+    if (!hashlineFinalized.success) throw new Error(`hashline finalize failed: ${hashlineFinalized.message}`);
+    await writeFile(path.join(ws, "anchors.txt"), "needle anchored\nneedle flip\n");
+    const anchors = await hashlineClient.executeTool("hashline_read", { target_file: "anchors.txt" });
+    if (!anchors.ok) throw new Error(`hashline_read of the anchors failed: ${anchors.error.message}`);
+    for (const line of anchors.promptText.split("\n")) {
+      const found = /^\s*\d+:([a-z]+)→(.*)$/.exec(line);
+      if (found !== null && found[2]! in anchorOf) anchorOf[found[2] as keyof typeof anchorOf] = `1:${found[1]}`;
+    }
+    if (Object.values(anchorOf).includes("")) throw new Error(`no anchors in ${anchors.promptText}`);
     const flipper = await startFlipper(
       flipFiles
-        ? ["flip.txt", "flip-sr.txt", "flip-concise.txt"].map((name) => ({
+        ? ["flip.txt", "flip-sr.txt", "flip-concise.txt", "flip-oc.txt"].map((name) => ({
             path: path.join(ws, name),
             outside: path.join(outside, "target.txt"),
             kind: "file" as const,
@@ -346,7 +447,8 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
       for (let attempt = 0; attempt < (tool.attempts ?? 1); attempt++) {
         failed = undefined;
         for (const step of tool.steps(i)) {
-          const result = await server.client.executeTool(step.tool, step.input, { deadlineMs: 60_000 });
+          const client = step.session === "hashline" ? hashlineClient : server.client;
+          const result = await client.executeTool(step.tool, step.input, { deadlineMs: 60_000 });
           const text = JSON.stringify(result);
           if (text.includes("/proc/self/fd") && report.descriptorPaths.length < 10)
             report.descriptorPaths.push(`${tool.name} (${step.tool}): ${text.slice(0, 400)}`);
@@ -383,6 +485,7 @@ export async function runFsRace(options: RaceOptions): Promise<RaceReport> {
     }
     report.outsideChanges = differences(before, await snapshot(outside));
   } finally {
+    hashlineClient.close();
     await server.close();
     await rm(base, { recursive: true, force: true });
   }

@@ -1,7 +1,8 @@
 /**
- * Directory swaps (issue #12 item 6), full form: 1 000 calls of each file tool (lists, searches,
- * reads, creates, edits, deletes, moves) through the real server while folders flip between a real
- * directory and a link outside; `--smoke` runs 100.
+ * Directory swaps (issue #12 item 6), full form: 1 000 calls of each file tool of the GrokBuild,
+ * Codex, OpenCode and hashline namespaces (lists, searches, reads, creates, edits, deletes, moves)
+ * through the real server while folders flip between a real directory and a link outside, and
+ * while files flip between a regular file and a link outside (#19); `--smoke` runs 100.
  *   npm run stress -- fs-race
  */
 import { expect, it, jest } from "@jest/globals";

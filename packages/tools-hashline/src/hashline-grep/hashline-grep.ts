@@ -46,6 +46,26 @@ async function anchorsOf(ctx: ToolContext, cache: Map<string, Anchor[] | undefin
   return cache.get(file);
 }
 
+/** What the model can do about it decides the code: only a pattern, glob or type that ripgrep refused is bad input. */
+const BAD_INPUT = /regex parse error|error parsing glob|unrecognized file type|unrecognized flag/i;
+
+/**
+ * The error for ripgrep's exit 2 with nothing found. Not every such exit is the model's input: the search
+ * folder can change or vanish while the search starts (the search-root launcher says so), and `--no-messages`
+ * hides read errors, leaving stderr empty; calling those a bad pattern sends the model to fix what is not broken.
+ * @internal Exported for tests.
+ */
+export function ripgrepFailure(stderr: string, given: string): ToolError {
+  const said = stderr.trim();
+  if (BAD_INPUT.test(said))
+    return new ToolError(ErrorCode.INVALID_INPUT, `rg failed: ${said}`, { suggestion: "Check the regular expression and the filters." });
+  const message =
+    said === ""
+      ? `rg failed: the search of ${given === "" ? "the workspace" : given} could not be completed (a file or folder changed or could not be read while it ran)`
+      : `rg failed: ${said}`;
+  return new ToolError(ErrorCode.EXECUTION_FAILED, message, { suggestion: "Search again; if it fails again, search a narrower path." });
+}
+
 async function runGrep(input: HashlineGrepInput, ctx: ToolContext) {
   const scheme = schemeOf(ctx.params as HashlineSchemeParams);
   const given = input.path ?? "";
@@ -65,9 +85,7 @@ async function runGrep(input: HashlineGrepInput, ctx: ToolContext) {
       details: { type: "GrepSearch", stdout: message, stderr: "", exit_code: 2, match_count: 0, file_matches: [] },
     });
   }
-  if (exitCode === 2 && stdout.trim() === "") {
-    throw new ToolError(ErrorCode.INVALID_INPUT, `rg failed: ${stderr.trim()}`, { suggestion: "Check the regular expression and the filters." });
-  }
+  if (exitCode === 2 && stdout.trim() === "") throw ripgrepFailure(stderr, given);
   const headLimit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
   const all = stdout.split("\n");
   if (all.at(-1) === "") all.pop();

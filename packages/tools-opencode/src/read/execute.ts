@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { ErrorCode, ToolError, type ToolContext, type ToolResult } from "@grok-tools/runtime";
-import { errnoCode, openConfined, openDirConfined, readTracker, resolveModelPath, type OpenedFile } from "@grok-tools/runtime/fs";
+import { CheckedDir, errnoCode, openConfined, openDirConfined, readTracker, resolveModelPath, type OpenedFile } from "@grok-tools/runtime/fs";
 import { variantError } from "../shared/failure.js";
 import { imageMimeType, isBinary } from "../shared/file-kind.js";
 import { rustLines } from "../shared/text.js";
@@ -42,7 +42,7 @@ export async function runRead(input: ReadInput, ctx: ToolContext): Promise<ToolR
   }
   const abs = opened.realPath;
   try {
-    if (opened.stat.isDirectory()) return await readDirectory(ctx, abs, offsetGiven, limitGiven, offsetParam);
+    if (opened.stat.isDirectory()) return await readDirectory(ctx, opened, resolved, offsetGiven, limitGiven, offsetParam);
     const bytes = await opened.handle.readFile();
     readTracker(ctx.session).recordRead(abs, bytes, opened.stat);
     const extension = path.extname(abs).slice(1).toLowerCase();
@@ -116,28 +116,37 @@ function clipBytes(text: string, maxBytes: number): string {
   return buf.subarray(0, end).toString("utf8");
 }
 
+/**
+ * Lists the folder held by `opened` (checked inside the roots on its descriptor). Listed through that
+ * descriptor, not reopened by path: the path may meanwhile name another folder, a link out of the
+ * roots, or nothing (#19); the caller closes the handle.
+ */
 async function readDirectory(
   ctx: ToolContext,
-  abs: string,
+  opened: OpenedFile,
+  resolved: string,
   offsetGiven: number | null,
   limitGiven: number | null,
   offsetParam: string,
 ): Promise<ToolResult<ReadOutput>> {
-  const dir = await openDirConfined(ctx.session, abs);
-  let names: string[];
+  const abs = opened.realPath;
+  const dir = new CheckedDir(opened.handle, abs);
+  let entries: Awaited<ReturnType<CheckedDir["entries"]>>;
   try {
-    const entries = await dir.entries();
-    names = await Promise.all(
-      entries.map(async (entry) => {
-        let isDir = entry.isDirectory();
-        // A link counts as a folder when it leads to one inside the roots (opened confined, so a link out reveals nothing).
-        if (entry.isSymbolicLink()) isDir = await isDirInsideRoots(ctx, dir.at(entry.name));
-        return isDir ? `${entry.name}/` : entry.name;
-      }),
-    );
-  } finally {
-    await dir.close();
+    entries = await dir.entries();
+  } catch (error) {
+    // Removed since it was opened: as missing as a folder that never was.
+    if (errnoCode(error) === "ENOENT" || errnoCode(error) === "ENOTDIR") throw await notFound(ctx, resolved);
+    throw error;
   }
+  const names = await Promise.all(
+    entries.map(async (entry) => {
+      let isDir = entry.isDirectory();
+      // A link counts as a folder when it leads to one inside the roots (opened confined, so a link out reveals nothing).
+      if (entry.isSymbolicLink()) isDir = await isDirInsideRoots(ctx, dir.at(entry.name));
+      return isDir ? `${entry.name}/` : entry.name;
+    }),
+  );
   // Case-insensitive order; ties keep the byte order so the listing is stable.
   names.sort((a, b) => {
     const la = a.toLowerCase();
