@@ -23,13 +23,25 @@ export { PROC_FD_AVAILABLE, descriptorPath } from "./fs/descriptor-path.js";
 export { CheckedDir, assertEntryName, openDirConfined, openDirUnconfined, type OpenDirOptions } from "./fs/checked-dir.js";
 export { errnoCode, errnoError } from "./fs/errno.js";
 export { realpathFast } from "./fs/sync-fast-path.js";
-export { DEFAULT_MAX_READ_BYTES, openConfined, readFileConfined, specialFileError, specialKind, type OpenedFile, type ReadResult } from "./fs/safe-read.js";
+export {
+  DEFAULT_MAX_READ_BYTES,
+  openConfined,
+  readFileConfined,
+  readFileConfinedNow,
+  specialFileError,
+  specialKind,
+  type OpenedFile,
+  type ReadNowOptions,
+  type ReadResult,
+} from "./fs/safe-read.js";
 export {
   createFileConfined,
   createUniqueFileInDir,
   removeFileConfined,
   replaceFileAtomic,
   writeFileConfined,
+  writeFilesConfined,
+  type ConfinedWrite,
   type UniqueFileOptions,
   type WriteResult,
 } from "./fs/atomic-write.js";

@@ -226,8 +226,12 @@ async function createDir(scope: FsScope, absPath: string, naming: Naming, role: 
       // A (dangling) link where a folder is missing: follow it as the kernel would, then check again.
       if (--hops.left < 0) throw errnoError("ELOOP", `too many levels of symbolic links, open '${absPath}'`);
       const target = await readlink(parent.at(name)).catch((error: unknown) => {
+        // EINVAL: the link was replaced since the lstat; ENOENT: it went away. Start over (hops bound it).
+        const code = errnoCode(error);
+        if (code === "EINVAL" || code === "ENOENT") return undefined;
         throw parent.explain(error);
       });
+      if (target === undefined) return await openDir(scope, absPath, naming, true, role, hops);
       const next = target.startsWith("/") ? target : `${parent.realPath}/${target}`;
       return await openDir(scope, next, naming, true, role, hops);
     }

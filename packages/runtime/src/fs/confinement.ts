@@ -15,7 +15,7 @@ import { errnoError } from "./errno.js";
  * folder's `TempJournal` is the one implementation; declared here so that confinement needs no journal).
  */
 export interface TemporaryNotes {
-  begin(tempPath: string): Promise<{ end(): Promise<void> }>;
+  begin(tempPath: string | readonly string[]): Promise<{ end(): Promise<void> }>;
 }
 
 /** The part of a session that confinement needs. */

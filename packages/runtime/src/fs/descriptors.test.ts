@@ -246,6 +246,25 @@ describe("shared path locks", () => {
     expect(locks.size).toBe(0);
   });
 
+  test("canShareNow: a shared holder would start at once only with no edit running or queued", async () => {
+    const locks = new PathLocks();
+    expect(locks.canShareNow("/p")).toBe(true);
+    const reader = gate();
+    const r = locks.withSharedLock("/p", () => reader.opened);
+    expect(locks.canShareNow("/p")).toBe(true);
+    const writer = gate();
+    const w = locks.withLock("/p", () => writer.opened);
+    // Queued behind the reader: a new reader would wait for the edit, so it cannot start now.
+    expect(locks.canShareNow("/p")).toBe(false);
+    expect(locks.canShareNow("/q")).toBe(true);
+    reader.open();
+    await r;
+    expect(locks.canShareNow("/p")).toBe(false);
+    writer.open();
+    await w;
+    expect(locks.canShareNow("/p")).toBe(true);
+  });
+
   test("an edit excludes reads until it ends, even when it fails", async () => {
     const locks = new PathLocks();
     const order: string[] = [];

@@ -8,12 +8,13 @@ import { ResourceStore } from "../session/resource-store.js";
 import { resolveModelPath, sanitizeModelPathArg } from "./model-path.js";
 import { isWithinRoot, resolveForCreate, type FsScope } from "./confinement.js";
 import { errnoCode } from "./errno.js";
-import { openConfined, readFileConfined } from "./safe-read.js";
+import { openConfined, readFileConfined, readFileConfinedNow } from "./safe-read.js";
 import {
   FAST_STEPS_TO_FORGIVE,
   FIRST_COOL_DOWN_MS,
   MAX_COOL_DOWN_MS,
   SLOW_SYNC_MS,
+  SYNC_READ_MAX_BYTES,
   nextCoolDownMs,
   setSyncFastPath,
   syncFastPathEnabled,
@@ -261,6 +262,34 @@ describe("safe reader", () => {
       setSyncFastPath(true);
     }
     expect(syncFastPathEnabled()).toBe(true);
+  });
+  test("readFileConfinedNow reads a small file at once, as readFileConfined would, or leaves it to it", async () => {
+    await symlink(path.join(outside, "secret.txt"), path.join(ws, "out-link"));
+    await writeFile(path.join(ws, "large.txt"), "x".repeat(SYNC_READ_MAX_BYTES + 1));
+    await mkdir(path.join(ws, "dir"));
+    try {
+      setSyncFastPath(true);
+      const now = readFileConfinedNow(scope, path.join(ws, "a.txt"));
+      const usual = await readFileConfined(scope, path.join(ws, "a.txt"));
+      expect(now).toMatchObject({ realPath: usual.realPath, truncated: false });
+      expect(now!.bytes.toString()).toBe("hello\n");
+      expect(now!.stat.ino).toBe(usual.stat.ino);
+      // Every refusal or failure is left to the usual read, which words it: nothing is thrown here.
+      for (const name of ["out-link", "missing.txt", "dir", "large.txt"]) {
+        setSyncFastPath(true);
+        expect(readFileConfinedNow(scope, path.join(ws, name))).toBeUndefined();
+      }
+      // `admit` is asked with the opened file's real path; no means nothing is read.
+      await symlink(path.join(ws, "a.txt"), path.join(ws, "in-link"));
+      const asked: string[] = [];
+      setSyncFastPath(true);
+      expect(readFileConfinedNow(scope, path.join(ws, "in-link"), { admit: (real) => (asked.push(real), false) })).toBeUndefined();
+      expect(asked).toEqual([path.join(ws, "a.txt")]);
+      setSyncFastPath(false);
+      expect(readFileConfinedNow(scope, path.join(ws, "a.txt"))).toBeUndefined();
+    } finally {
+      setSyncFastPath(true);
+    }
   });
   test("reads within a byte cap", async () => {
     await writeFile(path.join(ws, "big.txt"), "x".repeat(5000));

@@ -31,6 +31,16 @@ export class PathLocks {
     return this.#run(key, true, fn);
   }
 
+  /**
+   * Whether a shared holder of `key` would start at once (no exclusive holder, nobody queued). Work
+   * that checks this and finishes without awaiting has run as a shared holder would (read_file's
+   * synchronous read, issue #18).
+   */
+  canShareNow(key: string): boolean {
+    const state = this.#states.get(key);
+    return state === undefined || (!state.writer && state.queue.length === 0);
+  }
+
   /** Number of keys with queued or running work (for tests). */
   get size(): number {
     return this.#states.size;

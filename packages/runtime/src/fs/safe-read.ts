@@ -143,13 +143,47 @@ export async function readFileConfined(scope: FsScope, absPath: string, options:
   }
 }
 
+/** Options of {@link readFileConfinedNow}. */
+export interface ReadNowOptions {
+  displayPath?: string;
+  maxBytes?: number;
+  /**
+   * Asked with the opened file's real path before anything is read: false leaves the read to the
+   * caller's usual path (for instance when a lock on that path would have to be waited for).
+   */
+  admit?: (realPath: string) => boolean;
+}
+
+/**
+ * The read of {@link readFileConfined} made now, synchronously, when it can be: a small regular
+ * file, the synchronous fast path on (see sync-fast-path.ts), procfs present and `admit` agreeing.
+ * Undefined otherwise, and on any failure (refusal or errno), with nothing read and nothing left
+ * open: the caller then reads with {@link readFileConfined}, which gives the failure its words.
+ * Because nothing awaits between the open and the return, a caller that checks a lock in `admit`
+ * and records what it read before its next await has read exactly as if it had held that lock.
+ */
+export function readFileConfinedNow(scope: FsScope, absPath: string, options: ReadNowOptions = {}): ReadResult | undefined {
+  if (!syncFastPathEnabled() || !PROC_FD_AVAILABLE || absPath.includes("\0")) return undefined;
+  try {
+    return timedSync(() => readSmallFileSync(scope, absPath, options.displayPath ?? absPath, options.maxBytes ?? DEFAULT_MAX_READ_BYTES, options.admit));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The same checks and read as {@link readFileConfined}, synchronously (see sync-fast-path.ts), for
  * a small regular file: undefined (nothing read, the descriptor closed) when the file is larger
  * than {@link SYNC_READ_MAX_BYTES} or grows past it while read, and when /proc gives no path for
  * the descriptor; the caller then takes the asynchronous path. Refusals throw as there.
  */
-function readSmallFileSync(scope: FsScope, absPath: string, displayPath: string, maxBytes: number): ReadResult | undefined {
+function readSmallFileSync(
+  scope: FsScope,
+  absPath: string,
+  displayPath: string,
+  maxBytes: number,
+  admit?: (realPath: string) => boolean,
+): ReadResult | undefined {
   const fd = openSync(absPath, READ_FLAGS);
   try {
     let link: string;
@@ -161,10 +195,8 @@ function readSmallFileSync(scope: FsScope, absPath: string, displayPath: string,
     if (!link.startsWith("/")) return undefined;
     // A file replaced or removed after the open reads as it was, at the path it had (realPathOfHandle's `as-was`).
     const realPath = link.endsWith(DELETED_SUFFIX) ? link.slice(0, -DELETED_SUFFIX.length) : link;
-    if (scope.fsScope !== "any") {
-      const roots = scope.roots.flatMap((root) => [path.resolve(root), realpathOr(root)]);
-      if (!roots.some((root) => isWithinRoot(realPath, root))) throw outsideRootsError(displayPath, realPath, scope.roots);
-    }
+    if (scope.fsScope !== "any" && !insideRootsSync(scope.roots, realPath)) throw outsideRootsError(displayPath, realPath, scope.roots);
+    if (admit !== undefined && !admit(realPath)) return undefined;
     const stat = fstatSync(fd);
     const kind = specialKind(stat);
     if (kind !== undefined) throw specialFileError(displayPath, kind);
@@ -191,6 +223,17 @@ function readSmallFileSync(scope: FsScope, absPath: string, displayPath: string,
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Whether `realPath` lies inside a root, as the root is written or through its real path. The real
+ * paths (a realpath(3) is a syscall per path component) are asked only when no written spelling
+ * holds the path: a workspace given by its real path, the usual case, then costs no syscall (issue
+ * #18: they were most of the syscalls of a one-line read).
+ */
+function insideRootsSync(roots: readonly string[], realPath: string): boolean {
+  if (roots.some((root) => isWithinRoot(realPath, path.resolve(root)))) return true;
+  return roots.some((root) => isWithinRoot(realPath, realpathOr(root)));
 }
 
 function realpathOr(root: string): string {

@@ -63,11 +63,20 @@ const OWN_START_TIME = processStartTime(process.pid);
 /** When this process started, by the wall clock. */
 const PROCESS_STARTED_AT_MS = Date.now() - process.uptime() * 1000;
 
-/** One journal line: a temporary that may exist. */
+/** One journal entry: a temporary that may exist (`temp`), or several written together (`temps`). */
 interface JournalRecord {
-  temp: string;
+  temp?: string;
+  temps?: string[];
   pid: number;
   start?: string;
+}
+
+/** The temporaries an entry names; undefined when it is not a well-formed entry. */
+function temporariesOf(record: JournalRecord): string[] | undefined {
+  if (typeof record.pid !== "number") return undefined;
+  if (typeof record.temp === "string") return [record.temp];
+  if (Array.isArray(record.temps) && record.temps.every((temp) => typeof temp === "string")) return record.temps;
+  return undefined;
 }
 
 /** What a recovery did. */
@@ -93,15 +102,19 @@ export class TempJournal {
   }
 
   /**
-   * Records that the temporary `tempPath` (its real path) is about to be created; call `end()` once
-   * it has been renamed or removed. The entry is on disk (in the page cache, which a killed process
-   * cannot lose) before this resolves.
+   * Records that the temporary `tempPath` (its real path), or each of several written together, is
+   * about to be created; call `end()` once every one has been renamed or removed. The entry is on
+   * disk (in the page cache, which a killed process cannot lose) before this resolves.
    */
-  async begin(tempPath: string): Promise<JournalEntry> {
+  async begin(tempPath: string | readonly string[]): Promise<JournalEntry> {
     this.#ready ??= mkdir(this.dir, { recursive: true, mode: 0o700 });
     await this.#ready;
     const file = path.join(this.dir, `${process.pid}.${randomBytes(8).toString("hex")}.json`);
-    const record: JournalRecord = { temp: tempPath, pid: process.pid, ...(OWN_START_TIME === undefined ? {} : { start: OWN_START_TIME }) };
+    const record: JournalRecord = {
+      ...(typeof tempPath === "string" ? { temp: tempPath } : { temps: [...tempPath] }),
+      pid: process.pid,
+      ...(OWN_START_TIME === undefined ? {} : { start: OWN_START_TIME }),
+    };
     // Written beside its name and renamed in, so that an entry is always whole (issue #19: a kill
     // during the write left 0-byte entries in the state folder); a torn `.partial` is swept by recover.
     const partial = `${file}${PARTIAL_SUFFIX}`;
@@ -143,7 +156,8 @@ export class TempJournal {
         await unlink(file).catch(() => undefined);
         continue;
       }
-      if (typeof record.temp !== "string" || typeof record.pid !== "number") {
+      const temporaries = temporariesOf(record);
+      if (temporaries === undefined) {
         await unlink(file).catch(() => undefined);
         continue;
       }
@@ -151,7 +165,7 @@ export class TempJournal {
         report.live++;
         continue;
       }
-      if (await removeTemporary(record.temp)) report.removed.push(record.temp);
+      for (const temp of temporaries) if (await removeTemporary(temp)) report.removed.push(temp);
       await unlink(file).catch(() => undefined);
     }
     for (const temp of await strayStateTemporaries(path.dirname(this.dir))) {

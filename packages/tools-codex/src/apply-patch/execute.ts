@@ -15,6 +15,7 @@ import {
   readTracker,
   removeFileConfined,
   writeFileConfined,
+  writeFilesConfined,
   ioErrorText,
   errorCodeOfFileReadFailure,
 } from "@grok-tools/runtime/fs";
@@ -150,7 +151,7 @@ async function writeChanges(ctx: ToolContext, changes: readonly FileChange[]): P
   };
   const updates = changes.filter((c): c is Extract<FileChange, { kind: "update" }> => c.kind === "update");
   if (updates.length > 1 && updates.length === changes.length && new Set(updates.map((c) => c.realPath)).size === updates.length) {
-    return writeUpdatesTogether(ctx, updates, write, notifyWritten);
+    return writeUpdatesTogether(ctx, updates, notifyWritten);
   }
   try {
     for (const change of changes) {
@@ -194,19 +195,26 @@ async function writeChanges(ctx: ToolContext, changes: readonly FileChange[]): P
 
 /**
  * Phase 2 of a patch that only updates existing files, each a different real file: the atomic
- * writes run together (issue #18: each is a temp file, an fsync, a rename and a folder fsync, and
- * one after the other they were most of a 10-file patch's time; together the file system commits
- * them in fewer journal flushes). Results and notifications keep the patch's order and are sent
- * once every write succeeded; if one fails, the files written are restored to their original bytes
- * (the others were never replaced: each write is atomic) and the first failure in order is thrown.
+ * writes run together as one batch (issue #18: each is a temp file, an fsync and a rename, and one
+ * after the other they were most of a 10-file patch's time; the batch fsyncs each folder once after
+ * its renames instead of once per file). Results and notifications keep the patch's order and are
+ * sent once every write succeeded and is durable; if one fails, the files written are restored to
+ * their original bytes (the others were never replaced: each write is atomic) and the first
+ * failure in order is thrown.
  */
 async function writeUpdatesTogether(
   ctx: ToolContext,
   updates: ReadonlyArray<Extract<FileChange, { kind: "update" }>>,
-  write: (filePath: string, content: string) => Promise<string>,
   notifyWritten: (absolutePath: string, content: string, previous: string | undefined, isNew: boolean) => void,
 ): Promise<ApplyPatchFileResult[]> {
-  const settled = await Promise.allSettled(updates.map((change) => write(change.path, change.newContent)));
+  const tracker = readTracker(ctx.session);
+  const settled = await writeFilesConfined(
+    ctx.session,
+    updates.map((change) => ({ absPath: change.path, content: change.newContent })),
+  );
+  settled.forEach((outcome, i) => {
+    if (outcome.status === "fulfilled") tracker.recordWrite(outcome.value.realPath, updates[i]!.newContent);
+  });
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) {
     await undoAll(
