@@ -10,11 +10,14 @@ const DESCRIPTION_FILE = /^description(\.[a-z0-9-]+)?\.md$/;
 const COMPILED_FILE = /\.(js|d\.ts)(\.map)?$/;
 const src = path.resolve("src");
 const dist = path.resolve("dist");
+// The server's command bundle and the description copies it reads: scripts/bundle-server.mjs keeps them.
+const bundleDir = path.join(dist, "bundle");
 
 function* files(dir) {
   if (!existsSync(dir)) return;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
+    if (full === bundleDir) continue;
     if (entry.isDirectory()) yield* files(full);
     else yield full;
   }

@@ -277,8 +277,6 @@ export async function main(argv: string[]): Promise<void> {
       usage((error as Error).message.replace(/^--listen/, "--metrics-listen"));
     }
   }
-  // Started now, answered whenever it is: it runs while the server sets up and listens.
-  const isolationProbe = detectProcessIsolationAsync();
   let server: ToolsServer | undefined;
   const metrics = opts.metricsListen === undefined ? undefined : createPrometheusMetrics({ runningTasks: () => server?.runningTasks() ?? 0 });
 
@@ -365,8 +363,10 @@ export async function main(argv: string[]): Promise<void> {
   process.stdout.write(`${JSON.stringify({ event: "listening", address, ...(metricsAddress ? { metrics: metricsAddress } : {}) })}\n`);
   stopper.serving = true;
   // Decision D4: say so when commands cannot get their own PID namespace. Probed without blocking
-  // (issue #18): the probes cost 0.2-0.35 s before the listening line on a loaded machine.
-  void isolationProbe.then((isolation) => {
+  // and only after the listening line (issue #18): the probes cost 0.2-0.35 s on a loaded machine
+  // when awaited, and even started in the background their spawns took ~15 ms of this thread before
+  // the line. A command that comes before the probe has answered probes synchronously, once.
+  void detectProcessIsolationAsync().then((isolation) => {
     if (isolation.mode === "pid-namespace") log.info({ isolation: isolation.mode }, isolation.detail);
     else log.warn({ isolation: isolation.mode }, isolation.detail);
   });

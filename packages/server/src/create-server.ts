@@ -292,18 +292,24 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
       // With per-session locks the default session's temporaries may be another live server's writes in flight.
       if (options.stateLock !== "session")
         await session.tempJournal.recover(log).catch((error: unknown) => log.warn({ err: error }, "could not remove leftover temporary files"));
-      void detectSearchSandbox().then((sandbox) => {
-        const fields = { searchSandbox: sandbox.mode, searchSandboxPolicy: sandbox.policy };
-        // Searches that could leave the workspace are worth a warning; with --fs-scope any nothing is confined.
-        if (sandbox.mode === "none" && session.fsScope !== "any") log.warn(fields, sandbox.detail);
-        else log.info(fields, sandbox.detail);
-      });
-      return new Promise((resolve, reject) => {
+      const bound = await new Promise<string>((resolve, reject) => {
         server.bindAsync(address, credentials, (error, port) => {
           if (error) return reject(error);
           resolve(address.startsWith("unix:") ? address : address.replace(/:\d+$/, `:${port}`));
         });
       });
+      // Probed once listening, after the caller's turn (the command prints its listening line there):
+      // the probe's spawn took ~15 ms of this thread before the line (issue #18). A search that comes
+      // first waits for the same probe.
+      setImmediate(() => {
+        void detectSearchSandbox().then((sandbox) => {
+          const fields = { searchSandbox: sandbox.mode, searchSandboxPolicy: sandbox.policy };
+          // Searches that could leave the workspace are worth a warning; with --fs-scope any nothing is confined.
+          if (sandbox.mode === "none" && session.fsScope !== "any") log.warn(fields, sandbox.detail);
+          else log.info(fields, sandbox.detail);
+        });
+      });
+      return bound;
     },
     async shutdown(graceMs = SHUTDOWN_GRACE_MS) {
       shuttingDown = true;

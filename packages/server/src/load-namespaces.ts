@@ -15,11 +15,26 @@ import { NAMESPACE_SPECIFIER_PREFIX, type NamespaceResolveHookData } from "./nam
 export const SHARED_PEER_PACKAGES: readonly string[] = ["@grok-tools/runtime", "@grok-tools/tasks"];
 
 let hooksRegistered = false;
+let bundledPeerModules: Record<string, string> | undefined;
+
+/**
+ * Called by the command's bundle (scripts/bundle-server.mjs) before the command starts: there the
+ * server's runtime is inlined in the bundle, not the installed package, so a namespace's import of a
+ * shared peer entry (`@grok-tools/runtime/host`) must get a module re-exporting the bundle's
+ * instances (`urls`: entry specifier -> that module's file URL), or it would load a second runtime.
+ */
+export function useBundledSharedPeers(urls: Record<string, string>): void {
+  bundledPeerModules = { ...urls };
+}
 
 function registerResolveHooks(): void {
   if (hooksRegistered) return;
   hooksRegistered = true;
-  const hookData: NamespaceResolveHookData = { serverParentUrl: import.meta.url, sharedPeers: [...SHARED_PEER_PACKAGES] };
+  const hookData: NamespaceResolveHookData = {
+    serverParentUrl: import.meta.url,
+    sharedPeers: [...SHARED_PEER_PACKAGES],
+    ...(bundledPeerModules ? { bundledPeerModules } : {}),
+  };
   register(new URL("./namespace-resolve-hooks.js", import.meta.url), { data: hookData });
 }
 

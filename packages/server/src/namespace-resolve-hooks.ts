@@ -6,6 +6,8 @@
  *   from the server's side. A vendor package linked for development (`npm install ../my-ns` makes a
  *   symlink, and Node resolves from the link's real path) has no runtime of its own there, and one
  *   with a dev copy would otherwise load a second runtime.
+ *   When the server runs from its bundle, those peers' entries are modules re-exporting the bundle's
+ *   instances (`bundledPeerModules`); a subpath without one (`/package.json`) resolves as above.
  * Everything else resolves as usual.
  */
 
@@ -15,6 +17,8 @@ export interface NamespaceResolveHookData {
   serverParentUrl: string;
   /** Bare package names resolved from the server (their subpaths too). */
   sharedPeers: string[];
+  /** Set when the server runs from its bundle: a shared peer's entry specifier -> the file URL of its re-exporting module. */
+  bundledPeerModules?: Record<string, string>;
 }
 
 /** Prefix of the specifiers loadNamespaces imports: `grok-tools-namespace:<json {name, from}>`. */
@@ -40,6 +44,8 @@ export async function resolve(specifier: string, context: ResolveContext, nextRe
     const { name, from } = JSON.parse(decodeURIComponent(specifier.slice(NAMESPACE_SPECIFIER_PREFIX.length))) as { name: string; from: string };
     return nextResolve(name, { ...context, parentURL: from });
   }
+  const bundled = data?.bundledPeerModules?.[specifier];
+  if (bundled !== undefined) return { url: bundled, format: "module", shortCircuit: true };
   if (data && data.sharedPeers.some((name) => specifier === name || specifier.startsWith(`${name}/`))) {
     return nextResolve(specifier, { ...context, parentURL: data.serverParentUrl });
   }

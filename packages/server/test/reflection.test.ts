@@ -3,7 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { credentials, loadPackageDefinition, type ClientDuplexStream, type GrpcObject, type ServiceClientConstructor, type ServiceError } from "@grpc/grpc-js";
+import {
+  credentials,
+  loadPackageDefinition,
+  status as grpcStatus,
+  type ClientDuplexStream,
+  type ClientReadableStream,
+  type GrpcObject,
+  type ServiceClientConstructor,
+  type ServiceError,
+} from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
 import { cleanUp, SERVER_TEST_TIMEOUT_MS, startServer, tempDir } from "./run-server.js";
 
@@ -81,6 +90,25 @@ describe("health", () => {
       const status = await new Promise<string>((resolve, reject) => client.check({ service }, (e, r) => (e ? reject(e) : resolve(r.status))));
       expect(status).toBe("SERVING");
     }
+    const unknown = await new Promise<ServiceError | null>((resolve) => client.check({ service: "no.such.Service" }, (e) => resolve(e)));
+    expect(unknown?.code).toBe(grpcStatus.NOT_FOUND);
+    client.close();
+  });
+
+  it("streams the status to a Watch", async () => {
+    const proto = require.resolve("grpc-health-check/proto/health/v1/health.proto");
+    const pkg = loadPackageDefinition(loadSync(proto, { enums: String })) as unknown as { grpc: { health: { v1: { Health: ServiceClientConstructor } } } };
+    const client = new pkg.grpc.health.v1.Health(address, credentials.createInsecure()) as unknown as {
+      watch(request: { service: string }): ClientReadableStream<{ status: string }>;
+      close(): void;
+    };
+    const call = client.watch({ service: "xai.grok.tools.v1.GrokToolsService" });
+    const first = await new Promise<string>((resolve, reject) => {
+      call.once("data", (reply: { status: string }) => resolve(reply.status));
+      call.once("error", reject);
+    });
+    expect(first).toBe("SERVING");
+    call.cancel();
     client.close();
   });
 });

@@ -214,14 +214,21 @@ async function invoke(
   // Cancelled before the body started (a cancel read before the handler ran, or during the checks
   // above): the tool never runs, so nothing happened and a retry may run it (issue #21).
   if (request.signal?.aborted) throw new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled");
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(request.signal?.reason ?? new Error("cancelled"));
+  const toolSignal = new LazyAbortSignal();
+  let cancel: (() => void) | undefined;
+  // The caller's cancel settles the answer (CANCELLED) before the tool's own listeners hear the
+  // abort, as when this was a second listener on the tool's signal, registered first (one listener less per call, #18).
+  const onAbort = () => {
+    cancel?.();
+    toolSignal.abort(request.signal?.reason ?? new Error("cancelled"));
+  };
   request.signal?.addEventListener("abort", onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
+    cancel = () => reject(new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled"));
     if (request.timeoutMs !== undefined && request.timeoutMs > 0 && request.timeoutMs <= MAX_TIMER_MS) {
       timer = setTimeout(() => {
-        controller.abort(new Error("deadline"));
+        toolSignal.abort(new Error("deadline"));
         reject(
           new ToolError(ErrorCode.TIMEOUT, `Tool call timed out after ${request.timeoutMs} ms`, {
             suggestion: "Retry with a larger timeout or a smaller request.",
@@ -229,17 +236,10 @@ async function invoke(
         );
       }, request.timeoutMs);
     }
-    controller.signal.addEventListener(
-      "abort",
-      () => {
-        if (request.signal?.aborted) reject(new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled"));
-      },
-      { once: true },
-    );
   });
   deadline.catch(() => undefined);
   const live = liveOutput(session, request);
-  const ctx = createContext(session, tool, request, controller.signal, live);
+  const ctx = createContext(session, tool, request, toolSignal, live);
   let body: Promise<ToolResult<unknown>>;
   try {
     body = Promise.resolve(tool.definition.execute(input as never, ctx));
@@ -276,6 +276,34 @@ async function invoke(
   }
 }
 
+/**
+ * The tool's abort signal, made when the tool first asks for it: an AbortController is among the
+ * costliest objects of a call (its signal is an EventTarget), and most calls finish without asking
+ * (issue #18: 5% of a todo_write's time). An abort before that is replayed on creation, so the tool
+ * sees what it would have seen: an aborted signal with the first abort's reason.
+ */
+class LazyAbortSignal {
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** As AbortController.abort: only the first call counts. */
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
 /** The call's live-output sink: forwards to `request.onOutput` until closed, swallowing its errors. */
 function liveOutput(session: CallHost, request: CallRequest): { emit(chunk: string | Uint8Array): void; readonly listening: boolean; close(): void } {
   let open = request.onOutput !== undefined;
@@ -309,7 +337,7 @@ function createContext(
   session: CallHost,
   tool: FinalizedTool,
   request: CallRequest,
-  signal: AbortSignal,
+  toolSignal: LazyAbortSignal,
   live: ReturnType<typeof liveOutput>,
 ): ToolContext<unknown> {
   const toolset = session.toolset!;
@@ -319,7 +347,9 @@ function createContext(
     param: (kind, canonical) => toolset.paramNameOfKind(kind, canonical),
     ownParam: (canonical) => tool.paramNames[canonical] ?? canonical,
   };
-  const log = session.log.child?.({ tool: tool.fqId, callId: request.callId }) ?? session.log;
+  // Made on first use: most calls never log, and a pino child per call was a measurable share of a
+  // cheap call's time and garbage (issue #18).
+  let log: ToolContext<unknown>["log"] | undefined;
   const params = session.currentParams(tool.definition, tool.params);
   return {
     callId: request.callId,
@@ -328,7 +358,9 @@ function createContext(
     contractVersion: tool.contractVersion,
     outputLimit: session.truncation.resolve(tool.definition.truncation ?? fallbackOutputLimitSpec(tool.definition.id), params, tool.contractVersion).limit,
     outputFormat: request.outputFormat ?? "default",
-    signal,
+    get signal() {
+      return toolSignal.signal;
+    },
     timeoutMs: request.timeoutMs,
     background: request.background ?? false,
     names,
@@ -340,7 +372,9 @@ function createContext(
       return live.listening;
     },
     notify: (notification) => session.notify(notification),
-    log,
+    get log() {
+      return (log ??= session.log.child?.({ tool: tool.fqId, callId: request.callId }) ?? session.log);
+    },
   };
 }
 
@@ -371,13 +405,21 @@ async function collectReminders(session: CallHost, tool: FinalizedTool, callId: 
   return texts.filter((text) => text !== "");
 }
 
+/** Per definition: a definition's output fields are fixed once defined, and every call asks. */
+const POTENTIALLY_LARGE_FIELDS = new WeakMap<FinalizedTool["definition"], ReadonlySet<string>>();
+
 function potentiallyLargeFields(tool: FinalizedTool): ReadonlySet<string> {
-  const fields = tool.definition.outputFields ?? {};
-  return new Set(
-    Object.entries(fields)
-      .filter(([, info]) => info.potentiallyLarge)
-      .map(([name]) => name),
-  );
+  let names = POTENTIALLY_LARGE_FIELDS.get(tool.definition);
+  if (names === undefined) {
+    const fields = tool.definition.outputFields ?? {};
+    names = new Set(
+      Object.entries(fields)
+        .filter(([, info]) => info.potentiallyLarge)
+        .map(([name]) => name),
+    );
+    POTENTIALLY_LARGE_FIELDS.set(tool.definition, names);
+  }
+  return names;
 }
 
 function toErrorInfo(error: ToolError): ToolErrorInfo {

@@ -42,6 +42,8 @@ export function beginCall(log: Logger, metrics: ServerMetrics, rpc: string, meta
       const errorCode = notes.toolErrorCode === undefined ? undefined : errorCodeName(notes.toolErrorCode);
       const tool = notes.tool === undefined ? "" : notes.toolKnown ? notes.tool : "(unknown)";
       metrics.callFinished({ rpc, tool, outcome, ...(errorCode ? { errorCode } : {}), durationSeconds });
+      // Below the configured level (`--log-level warn`) the line is not built at all (issue #18).
+      if (!infoEnabled(log)) return;
       log.info(
         {
           rpc,
@@ -56,6 +58,12 @@ export function beginCall(log: Logger, metrics: ServerMetrics, rpc: string, meta
       );
     },
   };
+}
+
+/** Whether `log` writes info lines: pino tells (`isLevelEnabled`); a logger that cannot tell is asked to. */
+function infoEnabled(log: Logger): boolean {
+  const isLevelEnabled = (log as Partial<{ isLevelEnabled(level: string): boolean }>).isLevelEnabled;
+  return typeof isLevelEnabled !== "function" || isLevelEnabled.call(log, "info");
 }
 
 function statusName(error: unknown): string {

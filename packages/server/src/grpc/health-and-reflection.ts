@@ -5,8 +5,10 @@
  * hosts serve, not us).
  */
 import type { Server, ServiceDefinition, UntypedHandleCall, UntypedServiceImplementation } from "@grpc/grpc-js";
-import { HealthImplementation, protoPath as healthProtoPath } from "grpc-health-check";
 import { createRequire } from "node:module";
+
+type HealthModule = typeof import("grpc-health-check");
+type ServingStatus = "SERVING" | "NOT_SERVING";
 
 const SERVICE_NAME = "xai.grok.tools.v1.GrokToolsService";
 
@@ -24,17 +26,80 @@ const REFLECTION_METHOD = "ServerReflectionInfo";
 
 /** Adds both services; returns a switch for the health status. */
 export function addHealthAndReflection(server: Server): { setServing(serving: boolean): void } {
-  const health = new HealthImplementation({ "": "SERVING", [SERVICE_NAME]: "SERVING" });
-  health.addToServer(server);
+  const health = addLazyHealth(server);
   addLazyReflection(server);
+  return health;
+}
+
+/** grpc-health-check, loaded once: by the first health call or by reflection (which needs its proto). */
+let healthModule: HealthModule | undefined;
+function loadHealthModule(): HealthModule {
+  // CommonJS, so a synchronous require serves the synchronous serializer hooks.
+  healthModule ??= createRequire(import.meta.url)("grpc-health-check") as HealthModule;
+  return healthModule;
+}
+
+/**
+ * grpc.health.v1, built on its first call (issue #18), the way reflection is below: importing
+ * grpc-health-check parses its health.proto with proto-loader and protobufjs, about a tenth of a
+ * second of a start that a health probe may never need. The service is registered at start with
+ * forwarding (de)serializers and handlers; the statuses set before the first call are the ones
+ * the real implementation starts with.
+ */
+function addLazyHealth(server: Server): { setServing(serving: boolean): void } {
+  let status: ServingStatus = "SERVING";
+  let loaded: { implementation: InstanceType<HealthModule["HealthImplementation"]>; services: Map<string, LoadedReflection> } | undefined;
+  const load = () => {
+    if (loaded) return loaded;
+    const implementation = new (loadHealthModule().HealthImplementation)({ "": status, [SERVICE_NAME]: status });
+    const services = new Map<string, LoadedReflection>();
+    const recorder = {
+      addService(definition: ServiceDefinition, handlers: UntypedServiceImplementation) {
+        for (const method of Object.keys(definition)) services.set(method, { definition, handlers });
+      },
+    } as unknown as Server;
+    implementation.addToServer(recorder);
+    loaded = { implementation, services };
+    return loaded;
+  };
+  const definition: Record<string, ServiceDefinition[string]> = {};
+  const handlers: UntypedServiceImplementation = {};
+  for (const [method, shape] of Object.entries(HEALTH_METHODS)) {
+    const real = () => {
+      const service = load().services.get(method);
+      if (!service) throw new Error(`grpc-health-check did not register ${method}`);
+      // The library keys its handlers by the methods' original (lower-case) names.
+      return { method: service.definition[method]!, handler: (service.handlers[method] ?? service.handlers[shape.originalName])! };
+    };
+    definition[method] = {
+      path: `/grpc.health.v1.Health/${method}`,
+      requestStream: false,
+      responseStream: shape.responseStream,
+      originalName: shape.originalName,
+      requestSerialize: (value: unknown) => real().method.requestSerialize(value),
+      requestDeserialize: (bytes: Buffer) => real().method.requestDeserialize(bytes),
+      responseSerialize: (value: unknown) => real().method.responseSerialize(value),
+      responseDeserialize: (bytes: Buffer) => real().method.responseDeserialize(bytes),
+    };
+    handlers[method] = ((call: unknown, callback?: unknown) =>
+      (real().handler as (call: unknown, callback?: unknown) => void)(call, callback)) as UntypedHandleCall;
+  }
+  server.addService(definition as ServiceDefinition, handlers);
   return {
     setServing(serving) {
-      const status = serving ? "SERVING" : "NOT_SERVING";
-      health.setStatus("", status);
-      health.setStatus(SERVICE_NAME, status);
+      status = serving ? "SERVING" : "NOT_SERVING";
+      if (!loaded) return;
+      loaded.implementation.setStatus("", status);
+      loaded.implementation.setStatus(SERVICE_NAME, status);
     },
   };
 }
+
+/** The two methods of grpc.health.v1.Health (health.proto): Check is unary, Watch server-streaming. */
+const HEALTH_METHODS = {
+  Check: { responseStream: false, originalName: "check" },
+  Watch: { responseStream: true, originalName: "watch" },
+} as const;
 
 interface LoadedReflection {
   definition: ServiceDefinition;
@@ -61,7 +126,7 @@ function addLazyReflection(server: Server): void {
     // The health and reflection protos are loaded too, so reflection can describe those services.
     const protos = [
       require.resolve("@grok-tools/proto/grok-tools.proto"),
-      healthProtoPath,
+      loadHealthModule().protoPath,
       require.resolve("@grpc/reflection/build/proto/grpc/reflection/v1/reflection.proto"),
       require.resolve("@grpc/reflection/build/proto/grpc/reflection/v1alpha/reflection.proto"),
     ];

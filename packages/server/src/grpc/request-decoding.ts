@@ -3,13 +3,15 @@
  * body that does not decode. grpc-js itself answers INTERNAL there ("Error deserializing request"),
  * which tells a client the server is broken when the client sent garbage. Decoding is wrapped at
  * `register`, the one place every added service (tools, health, reflection) passes through.
- * Request-streaming methods (reflection's) are left as grpc-js has them.
+ * Request-streaming methods (reflection's) are left as grpc-js has them. The same place gives
+ * ExecuteTool its response encoder without intermediate copies (execute-response-encoding.ts).
  */
-import { decodeStringsStrictly } from "@grok-tools/proto";
+import { GrokToolsServiceService, decodeStringsStrictly } from "@grok-tools/proto";
 import { Server, status as GrpcStatus, type ServerUnaryCall, type ServerWritableStream, type sendUnaryData } from "@grpc/grpc-js";
 // grpc-js does not re-export the types of `register`'s parameters from its root.
 import type { HandleCall } from "@grpc/grpc-js/build/src/server-call.js";
 import type { Deserialize, Serialize } from "@grpc/grpc-js/build/src/make-client.js";
+import { serializeExecuteToolResponse, serializeToolStreamChunk } from "./execute-response-encoding.js";
 
 const UNDECODABLE = Symbol("grok-tools.undecodableRequest");
 
@@ -80,6 +82,13 @@ export class ToolsGrpcServer extends Server {
             if (isUndecodable(call.request)) return void call.emit("error", invalidArgument(name, call.request.reason));
             (handler as (c: typeof call) => void)(call);
           };
-    return super.register(name, checked as HandleCall<RequestType, ResponseType>, serialize, decode, type);
+    // Same bytes as the generated serializer, written once (issue #18).
+    const encode =
+      name === GrokToolsServiceService.executeTool.path
+        ? (serializeExecuteToolResponse as unknown as Serialize<ResponseType>)
+        : name === GrokToolsServiceService.executeToolStream.path
+          ? (serializeToolStreamChunk as unknown as Serialize<ResponseType>)
+          : serialize;
+    return super.register(name, checked as HandleCall<RequestType, ResponseType>, encode, decode, type);
   }
 }

@@ -9,6 +9,7 @@ import {
   PATH_LOCKS,
   errnoCode,
   readFileConfined,
+  readFileConfinedNow,
   readTracker,
   realpathFast,
   resolveModelPath,
@@ -61,6 +62,8 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
   const joined = resolveModelPath(ctx.cwd, input.target_file);
   const display = displayJoin(ctx.cwd, input.target_file);
   const skill = isSkillMarkdown(joined);
+  const now = readTextNow(input, ctx, joined, display, skill, legacy);
+  if (now !== undefined) return now;
   let target = joined;
   let canonical = await realpathFast(joined).catch(async (error: unknown) => {
     if (errnoCode(error) !== "ENOENT") return joined;
@@ -69,14 +72,11 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
     return match ?? joined;
   });
 
-  if (!(legacy && LEGACY_ALLOWS_GITIGNORED_READS)) {
-    const policy = session.service(GITIGNORE_POLICY);
-    if (policy.respectGitignore === true && policy.filterEnabled && (await isGitignored(session, session.workspace, canonical))) {
-      throw fail("FileReadError", ErrorCode.PERMISSION_DENIED, `Error: ${display} is ignored by .gitignore and cannot be read.`, {
-        suggestion: "The file is excluded by .gitignore; read a tracked file instead.",
-        filePath: display,
-      });
-    }
+  if (refusesGitignored(ctx, legacy) && (await isGitignored(session, session.workspace, canonical))) {
+    throw fail("FileReadError", ErrorCode.PERMISSION_DENIED, `Error: ${display} is ignored by .gitignore and cannot be read.`, {
+      suggestion: "The file is excluded by .gitignore; read a tracked file instead.",
+      filePath: display,
+    });
   }
 
   // Shared with other reads, exclusive with this session's edits of the file: a read never sees
@@ -137,47 +137,90 @@ export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFil
     }
 
     const text = bytes.toString("utf8");
-    const storedOffset = input.offset !== undefined && input.offset >= 0 ? input.offset : null;
-    if (text === "") {
-      const empty: FileContent = {
-        content: "",
-        absolute_path: canonical,
-        offset: storedOffset,
-        ...(input.limit === undefined ? {} : { limit: input.limit }),
-        raw_output: "",
-        total_lines: 0,
-      };
-      tracker.recordRead(canonical, bytes, read.stat);
-      return { output: { type: "ReadFile", FileContent: empty }, promptText: formatFileContent(empty) };
-    }
-
-    let totalLines = 1;
-    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) totalLines++;
-    const maxLines = session.truncation.maxLinesRead;
-    const effectiveOffset = skill ? undefined : input.offset;
-    const effectiveLimit = skill ? undefined : Math.min(input.limit ?? Number.MAX_SAFE_INTEGER, maxLines);
-    const extracted = extractFileContentLines(text, effectiveOffset, effectiveLimit, totalLines);
-    const tokens = estimateTokens(extracted.content);
-    if (!skill && tokens > MAX_NUM_TOKENS) throw tooLarge(ctx, input, tokens, rustLineCount(extracted.rawOutput) <= 1);
-
-    let content = extracted.content;
-    if (ctx.params.cursor_rules_on_read) {
+    let file = textFileContent(text, canonical, input, ctx, skill);
+    if (text !== "" && ctx.params.cursor_rules_on_read) {
       const reminder = await cursorRuleReminderForRead(session, session.resources, ctx.cwd, canonical);
-      if (reminder !== undefined) content = appendReminder(content, reminder);
+      if (reminder !== undefined) {
+        const content = appendReminder(file.content, reminder);
+        file = { ...file, content, content_concise: content };
+      }
     }
-    const file: FileContent = {
-      content,
-      content_concise: content,
-      absolute_path: canonical,
-      offset: skill ? null : storedOffset,
-      ...(skill || input.limit === undefined ? {} : { limit: input.limit }),
-      raw_output: extracted.rawOutput,
-      total_lines: totalLines,
-      ...(extracted.extractedImages.length === 0 ? {} : { extracted_images: extracted.extractedImages }),
-    };
     tracker.recordRead(canonical, bytes, read.stat);
     return { output: { type: "ReadFile", FileContent: file }, promptText: formatFileContent(file) };
   });
+}
+
+/**
+ * The whole read of a small text file made now, without an await (issue #18): no realpath, no
+ * promises of the path lock, no thread-pool trips. It is taken only when nothing of the usual path
+ * would await (no gitignore check, no cursor rules, a plain text file) and the file's lock is free
+ * (checked on the opened file's real path). Since nothing awaits between that check and the
+ * tracker's record, the read is ordered with the session's edits exactly as under the shared lock.
+ * Undefined in every other case, the usual path then reads (and words any failure).
+ */
+function readTextNow(
+  input: ReadFileInput,
+  ctx: ToolContext<ReadFileParams>,
+  joined: string,
+  display: string,
+  skill: boolean,
+  legacy: boolean,
+): ReadFileRun | undefined {
+  const session = ctx.session;
+  if (ctx.params.cursor_rules_on_read || refusesGitignored(ctx, legacy)) return undefined;
+  const locks = session.service(PATH_LOCKS);
+  const read = readFileConfinedNow(session, joined, {
+    displayPath: display,
+    maxBytes: DEFAULT_MAX_READ_BYTES,
+    admit: (realPath) => locks.canShareNow(realPath),
+  });
+  if (read === undefined || read.truncated) return undefined;
+  const bytes = read.bytes;
+  const extension = path.extname(read.realPath).slice(1).toLowerCase();
+  if (imageMimeType(bytes) !== undefined || isPdf(bytes, extension) || extension === "pptx" || isBinary(extension, bytes)) return undefined;
+  const file = textFileContent(bytes.toString("utf8"), read.realPath, input, ctx, skill);
+  readTracker(session).recordRead(read.realPath, bytes, read.stat);
+  return { output: { type: "ReadFile", FileContent: file }, promptText: formatFileContent(file) };
+}
+
+/** Whether this read refuses gitignored files (spec §4.2: the host's filter on and respect_gitignore true; never in 0.4.10). */
+function refusesGitignored(ctx: ToolContext<ReadFileParams>, legacy: boolean): boolean {
+  if (legacy && LEGACY_ALLOWS_GITIGNORED_READS) return false;
+  const policy = ctx.session.service(GITIGNORE_POLICY);
+  return policy.respectGitignore === true && policy.filterEnabled;
+}
+
+/** A text file's FileContent: the window, numbered, within the token cap (cursor rules not yet added). */
+function textFileContent(text: string, canonical: string, input: ReadFileInput, ctx: ToolContext<ReadFileParams>, skill: boolean): FileContent {
+  const storedOffset = input.offset !== undefined && input.offset >= 0 ? input.offset : null;
+  if (text === "") {
+    return {
+      content: "",
+      absolute_path: canonical,
+      offset: storedOffset,
+      ...(input.limit === undefined ? {} : { limit: input.limit }),
+      raw_output: "",
+      total_lines: 0,
+    };
+  }
+  let totalLines = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) totalLines++;
+  const maxLines = ctx.session.truncation.maxLinesRead;
+  const effectiveOffset = skill ? undefined : input.offset;
+  const effectiveLimit = skill ? undefined : Math.min(input.limit ?? Number.MAX_SAFE_INTEGER, maxLines);
+  const extracted = extractFileContentLines(text, effectiveOffset, effectiveLimit, totalLines);
+  const tokens = estimateTokens(extracted.content);
+  if (!skill && tokens > MAX_NUM_TOKENS) throw tooLarge(ctx, input, tokens, rustLineCount(extracted.rawOutput) <= 1);
+  return {
+    content: extracted.content,
+    content_concise: extracted.content,
+    absolute_path: canonical,
+    offset: skill ? null : storedOffset,
+    ...(skill || input.limit === undefined ? {} : { limit: input.limit }),
+    raw_output: extracted.rawOutput,
+    total_lines: totalLines,
+    ...(extracted.extractedImages.length === 0 ? {} : { extracted_images: extracted.extractedImages }),
+  };
 }
 
 /** A .pptx as numbered slide text (reference `handle_pptx` + `raw_text_to_file_content`). */

@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, realpath, rm, symlink, writeFile, unlink } from "node:f
 import os from "node:os";
 import path from "node:path";
 import { ErrorCode, Type, defineNamespace, defineTool } from "@grok-tools/runtime";
-import { FILE_READ_TRACKER, readTracker } from "@grok-tools/runtime/fs";
+import { FILE_READ_TRACKER, PATH_LOCKS, readTracker } from "@grok-tools/runtime/fs";
 import { Session, ToolRegistry, type ExecuteOutcome, type ToolConfigInput } from "@grok-tools/runtime/host";
 import { grokBuild, grokBuildConcise } from "../namespace.js";
 import { GITIGNORE_POLICY } from "../shared/gitignore.js";
@@ -222,6 +222,27 @@ describe("read_file through a session", () => {
     expect(Object.keys(state[FILE_READ_TRACKER.id] as object)).toEqual([path.join(ws, "a.txt")]);
     await read(s, { target_file: "missing.txt" });
     expect(tracker.get(path.join(ws, "missing.txt"))).toBeUndefined();
+  });
+  test("a read waits for the session's edit of the file (its lock), also through a link, and records what the edit left", async () => {
+    await writeFile(path.join(ws, "a.txt"), "before\n");
+    await symlink(path.join(ws, "a.txt"), path.join(ws, "link.txt"));
+    const s = await session();
+    for (const name of ["a.txt", "link.txt"]) {
+      let reading: Promise<ExecuteOutcome> | undefined;
+      let settled = false;
+      let settledDuringEdit = true;
+      await s.service(PATH_LOCKS).withLock(path.join(ws, "a.txt"), async () => {
+        reading = read(s, { target_file: name });
+        void reading.then(() => (settled = true));
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        await writeFile(path.join(ws, "a.txt"), `after ${name}\n`);
+        settledDuringEdit = settled;
+      });
+      const outcome = await reading!;
+      expect(settledDuringEdit).toBe(false);
+      expect(outcome.ok && outcome.promptText).toContain(`after ${name}`);
+      expect(() => readTracker(s).checkBeforeEdit(path.join(ws, "a.txt"), Buffer.from(`after ${name}\n`))).not.toThrow();
+    }
   });
   test("gitignore: refused only when the filter is on and respect_gitignore is true; legacy ignores it", async () => {
     await writeFile(path.join(ws, ".gitignore"), "*.log\nbuild/\n!keep.log\n");

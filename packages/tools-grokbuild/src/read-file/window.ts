@@ -22,12 +22,18 @@ export function resolveReadStartLine(fileContent: string, offset: number | undef
   return Math.max(fields + raw + 1, 1);
 }
 
-/** A line without its `\n`, and without a `\r` only when that `\r` came right before the `\n`. */
-function stripLineEnd(line: string): string {
-  if (!line.endsWith("\n")) return line;
-  const body = line.slice(0, -1);
-  return body.endsWith("\r") ? body.slice(0, -1) : line.slice(0, -1);
+/**
+ * Where the line starting at `pos` ends without its `\n`, and without a `\r` only when that `\r`
+ * came right before the `\n`; `newline` is the index of its `\n` (-1 for a last line without one).
+ * One slice per line then (issue #18: a slice of the piece and another of its body made two strings
+ * per line of a 2 000-line read).
+ */
+function lineBodyEnd(text: string, pos: number, newline: number): number {
+  if (newline === -1) return text.length;
+  return newline > pos && text.charCodeAt(newline - 1) === CARRIAGE_RETURN ? newline - 1 : newline;
 }
+
+const CARRIAGE_RETURN = 13;
 
 /** Formats the window `offset`/`limit` of `fileContent` (which has `totalLines` lines). */
 export function extractFileContentLines(fileContent: string, offset: number | undefined, limit: number | undefined, totalLines: number): ExtractedContent {
@@ -44,8 +50,9 @@ export function extractFileContentLines(fileContent: string, offset: number | un
     firstLine = 1;
   }
   // Inline data URIs need "data:" (any case) in the line: one look at the whole text instead of a
-  // lower-cased copy of every line when there is none (issue #18).
-  const mayHoldDataUris = fileContent.toLowerCase().includes("data:");
+  // lower-cased copy of every line when there is none (issue #18). A case-insensitive search, not a
+  // lower-cased copy of the text: no character outside ASCII lower-cases to "d", "a", "t" or ":".
+  const mayHoldDataUris = DATA_URI_SCHEME.test(fileContent);
   // split_inclusive('\n'): every piece keeps its newline; no empty piece after a trailing one.
   let index = 0;
   let pos = 0;
@@ -59,7 +66,7 @@ export function extractFileContentLines(fileContent: string, offset: number | un
         firstLine = index + 1;
       }
       end = pieceEnd;
-      let line = stripLineEnd(fileContent.slice(pos, pieceEnd));
+      let line = fileContent.slice(pos, lineBodyEnd(fileContent, pos, newline));
       const extracted = mayHoldDataUris ? tryExtractBase64Images(line) : undefined;
       if (extracted) {
         images.push(...extracted.images);
@@ -82,6 +89,9 @@ export function extractFileContentLines(fileContent: string, offset: number | un
   if (rawOutput.endsWith("\r\n")) rawOutput = `${rawOutput.slice(0, -2)}\n`;
   return { content: parts.join("\n"), rawOutput, extractedImages: images };
 }
+
+/** "data:" in any case (see `mayHoldDataUris`). */
+const DATA_URI_SCHEME = /data:/i;
 
 function countPieces(text: string): number {
   if (text === "") return 0;
