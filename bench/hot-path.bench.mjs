@@ -5,7 +5,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { compareBurst, compareLatency, compareThroughput, smoke } from "./harness.mjs";
-import { startServer } from "./server-fixture.mjs";
+import { startFloorServer, startServer } from "./server-fixture.mjs";
 
 // Limits raised so read_file returns all 2 000 lines (by default it shows 1 000 and 40 KB).
 const server = await startServer({
@@ -82,6 +82,77 @@ try {
     target: { ratio: "<=", value: 1.5 },
     note: "1 000 concurrent empty unaries",
   });
+  // Reported, not judged: how much of the ratios above the messages alone cost. A bare grpc-js server
+  // answers each call with the response our server gave (same sizes, same generated serializer) and
+  // runs nothing; its ratio to its own empty unary is the floor no tool work can go under.
+  // The work floor adds what a confined, tracked read cannot skip (see startFloorServer): on this
+  // machine its syscalls alone are a sizeable share of an empty call (issue #18).
+  const inputs = [
+    ["todo_write", { merge: true, todos: [{ id: "bench", content: "measure the hot path", status: "in_progress" }] }, todo],
+    ["read_file", { target_file: "one-line.txt" }, readOne],
+    ["read_file", { target_file: "two-thousand.txt", limit: 2000 }, readBig],
+    ["read_file with its read", { target_file: "one-line.txt" }, readOne, oneLine],
+  ];
+  const recorded = [];
+  for (const [name, input, call, readsFile] of inputs) recorded.push([name, JSON.stringify(input), await call(), readsFile]);
+  const floor = await startFloorServer(recorded);
+  try {
+    const [floorTodo, floorReadOne, floorReadBig, floorReadOneWork] = inputs.map(([name, input]) => floor.toolCall(name, input));
+    await compareLatency({
+      name: "transport floor: todo_write's messages, no work, p50",
+      ours: floorTodo,
+      bare: floor.emptyCall,
+      note: "empty grpc-js unary on the same bare server",
+    });
+    await compareThroughput({
+      name: "transport floor: todo_write's messages, no work, 64 in flight",
+      ours: floorTodo,
+      bare: floor.emptyCall,
+      concurrency: 64,
+      note: "empty grpc-js unary on the same bare server, 64 in flight",
+    });
+    await compareLatency({
+      name: "transport floor: read_file 1-line messages, no work, p50",
+      ours: floorReadOne,
+      bare: floor.emptyCall,
+      note: "empty grpc-js unary on the same bare server",
+    });
+    await compareThroughput({
+      name: "transport floor: read_file 1-line messages, no work, 64 in flight",
+      ours: floorReadOne,
+      bare: floor.emptyCall,
+      concurrency: 64,
+      note: "empty grpc-js unary on the same bare server, 64 in flight",
+    });
+    await compareLatency({
+      name: "work floor: read_file 1-line messages + the read's own work, p50",
+      ours: floorReadOneWork,
+      bare: floor.emptyCall,
+      note: "empty grpc-js unary on the same bare server; ours parses, opens, checks /proc, reads, hashes, encodes",
+    });
+    await compareThroughput({
+      name: "work floor: read_file 1-line messages + the read's own work, 64 in flight",
+      ours: floorReadOneWork,
+      bare: floor.emptyCall,
+      concurrency: 64,
+      note: "empty grpc-js unary on the same bare server, 64 in flight",
+    });
+    await compareBurst({
+      name: "work floor: read_file 1-line messages + the read's own work, p99 of 1 000 concurrent",
+      ours: floorReadOneWork,
+      bare: floor.emptyCall,
+      concurrency: smoke ? 50 : 1000,
+      note: "1 000 concurrent empty unaries on the same bare server",
+    });
+    await compareLatency({
+      name: "transport floor: read_file 2 000-line messages, no work, p50",
+      ours: floorReadBig,
+      bare: bareRead,
+      note: "empty unary + fs.readFile + numbering",
+    });
+  } finally {
+    await floor.close();
+  }
 } finally {
   await server.close();
 }

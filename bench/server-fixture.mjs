@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import { credentials, loadPackageDefinition } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
 import healthCheck from "grpc-health-check";
-import { ExecuteToolRequest, FinalizeToolServerConfigRequest, GrokToolsServiceClient, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
+import { ExecuteToolRequest, ExecuteToolResponse, FinalizeToolServerConfigRequest, GrokToolsServiceClient, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const serverBin = path.join(root, "packages/server/bin/grok-tools-server.js");
@@ -136,3 +136,88 @@ server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p
   process.stdout.write(JSON.stringify({ event: "listening", address: "127.0.0.1:" + port }) + "\\n");
 });
 `;
+
+/**
+ * A bare grpc-js server process that answers ExecuteTool with a response recorded from our server,
+ * chosen by the request's input_json, through the generated service definition (the same decoding,
+ * serializer and message sizes) and runs nothing: the transport floor of a tool call. Beside it the
+ * same health Check as the bare server. `responses`: `[[toolName, inputJson, ExecuteToolResponse, readsFile?], ...]`,
+ * chosen by tool name and input. With `readsFile` (a path) the answer is preceded by the least a
+ * confined, tracked read of that file must do, synchronously: parse the input, open, check the
+ * descriptor's path in /proc, fstat, read, close, sha256 the bytes, JSON-encode a FileContent of
+ * the text (the work floor of read_file: what no implementation of the tool can skip).
+ * Resolves `{ emptyCall, toolCall(toolName, input), close() }` like {@link startServer}.
+ */
+export async function startFloorServer(responses) {
+  const temp = tempDir("grok-bench-floor-");
+  const file = path.join(temp.dir, "responses.json");
+  (await import("node:fs")).writeFileSync(
+    file,
+    JSON.stringify(
+      responses.map(([toolName, input, response, readsFile]) => [`${toolName}\n${input}`, ExecuteToolResponse.toJSON(response), readsFile ?? null]),
+    ),
+  );
+  const script = `
+    import grpc from "@grpc/grpc-js";
+    import health from "grpc-health-check";
+    import { createHash } from "node:crypto";
+    import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, readlinkSync } from "node:fs";
+    import { ExecuteToolResponse, GrokToolsServiceService, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
+    const answers = new Map(
+      JSON.parse(readFileSync(${JSON.stringify(file)}, "utf8")).map(([key, json, readsFile]) => [key, { response: ExecuteToolResponse.fromJSON(json), readsFile }]),
+    );
+    const readLikeTheTool = (inputJson, file) => {
+      JSON.parse(inputJson);
+      const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+      try {
+        const realPath = readlinkSync("/proc/self/fd/" + fd);
+        const stat = fstatSync(fd);
+        const buffer = Buffer.allocUnsafe(stat.size + 1);
+        const bytes = buffer.subarray(0, readSync(fd, buffer, 0, stat.size + 1, null));
+        createHash("sha256").update(bytes).digest("hex");
+        const text = bytes.toString("utf8");
+        return JSON.stringify({ type: "ReadFile", FileContent: { content: "1→" + text, content_concise: "1→" + text, absolute_path: realPath, offset: null, raw_output: text, total_lines: 2 } });
+      } finally {
+        closeSync(fd);
+      }
+    };
+    const server = new grpc.Server({ "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES });
+    new health.HealthImplementation({ "": "SERVING" }).addToServer(server);
+    server.addService(GrokToolsServiceService, {
+      executeTool: (call, callback) => {
+        const answer = answers.get(call.request.toolName + "\\n" + call.request.inputJson);
+        if (answer?.readsFile) readLikeTheTool(call.request.inputJson, answer.readsFile);
+        callback(null, answer?.response);
+      },
+    });
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
+      if (err) throw err;
+      process.stdout.write(JSON.stringify({ event: "listening", address: "127.0.0.1:" + port }) + "\\n");
+    });
+  `;
+  const { child, line } = await spawnUntilLine(["--input-type=module", "-e", script], { cwd: root });
+  const address = JSON.parse(line).address;
+  const options = { "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES };
+  const client = new GrokToolsServiceClient(address, credentials.createInsecure(), options);
+  const healthPkg = loadPackageDefinition(loadSync(healthCheck.protoPath));
+  const healthClient = new healthPkg.grpc.health.v1.Health(address, credentials.createInsecure(), { ...options, channelOverride: client.getChannel() });
+  const check = promisify(healthClient.check.bind(healthClient));
+  const executeRaw = promisify(client.executeTool.bind(client));
+  return {
+    emptyCall: () => check({ service: "" }),
+    toolCall(toolName, input) {
+      const request = ExecuteToolRequest.fromPartial({ toolName, inputJson: JSON.stringify(input) });
+      return async () => {
+        const res = await executeRaw(request);
+        if (res.result?.$case !== "success") throw new Error(`floor answer for ${toolName} missing`);
+        return res;
+      };
+    },
+    async close() {
+      healthClient.close();
+      client.close();
+      await stopChild(child);
+      temp.remove();
+    },
+  };
+}
