@@ -111,6 +111,8 @@ describe("createCallbackHost", () => {
   it("aborts the subagent's signal when the server cancels the call", async () => {
     let aborted!: () => void;
     const abortedSeen = new Promise<void>((resolve) => (aborted = resolve));
+    let started!: () => void;
+    const handlerStarted = new Promise<void>((resolve) => (started = resolve));
     const { client } = await start({
       spawnSubagent: (_req, { signal }) =>
         new Promise((resolve) => {
@@ -118,10 +120,14 @@ describe("createCallbackHost", () => {
             aborted();
             resolve({ success: false, cancelled: true });
           });
+          started();
         }),
     });
     const call = spawnCall(client, { id: "c1" });
-    setTimeout(() => call.cancel(), 50);
+    // Cancelled once the host runs the handler: a cancel before the call reaches the host (a fixed
+    // delay on a loaded machine) never starts the handler, so there would be nothing to abort.
+    await handlerStarted;
+    call.cancel();
     await expect(call.promise).rejects.toMatchObject({ code: GrpcStatus.CANCELLED });
     await abortedSeen;
   });

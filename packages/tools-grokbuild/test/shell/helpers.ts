@@ -95,6 +95,16 @@ export async function startHarness(
   };
 }
 
+/** Polls `check` every 20 ms until it holds or `ms` pass (busy machines start and reap processes late); says whether it held. */
+export async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return check();
+}
+
 /** Pids of live processes whose command line or environment contains `needle`. */
 export async function processesWith(needle: string): Promise<number[]> {
   const found: number[] = [];

@@ -5,7 +5,7 @@
  */
 import { jest } from "@jest/globals";
 import { ErrorCode } from "@grok-tools/runtime";
-import { processesWith, startHarness, type ShellHarness } from "./helpers.js";
+import { eventually, processesWith, startHarness, type ShellHarness } from "./helpers.js";
 
 jest.setTimeout(30_000);
 
@@ -162,14 +162,12 @@ describe("background tasks", () => {
   it("kills a background task's whole tree and every task when the session closes", async () => {
     const marker = `bgtree${Date.now()}`;
     const { id } = await startBg(`(setsid bash -c 'sleep 1000; : ${marker}a' &); bash -c 'sleep 1000; : ${marker}b'`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await processesWith(marker)).length).toBeGreaterThan(0);
+    expect(await eventually(async () => (await processesWith(marker)).length > 0)).toBe(true);
     text(await h.call("kill_task", { task_id: id }));
     expect(await processesWith(marker)).toEqual([]);
     const marker2 = `close${Date.now()}`;
     await startBg(`bash -c 'sleep 1000; : ${marker2}'`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await processesWith(marker2)).length).toBeGreaterThan(0);
+    expect(await eventually(async () => (await processesWith(marker2)).length > 0)).toBe(true);
     await h.session.close();
     expect(await processesWith(marker2)).toEqual([]);
   });
