@@ -190,6 +190,8 @@ describe("a call waiting for room in a full session", () => {
     const ids: string[] = [];
     for (let i = 0; i < 64; i++) {
       const started = await run(server, "sleep 1000", { is_background: true });
+      // A start that failed would leave a place free, and the calls below would run at once.
+      expect(started).toMatchObject({ ok: true });
       ids.push((started.ok && (started.output as { task_id: string }).task_id) || "");
     }
     // Each of these would take the first free place and keep it, had it stayed in the queue.

@@ -488,6 +488,9 @@ export class TaskManager {
    */
   #room(signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<number> {
     if (this.#disposed) return Promise.reject(closingError());
+    // Before looking for room: a call cancelled while it was on its way here must not take a
+    // place that has just freed up (it would run its command for a caller who has gone).
+    if (signal?.aborted) return Promise.reject(cancelledError());
     if (this.#queue.length === 0 && this.#hasRoom()) {
       this.#starting++;
       return Promise.resolve(0);
@@ -510,7 +513,6 @@ export class TaskManager {
         ),
       );
     }
-    if (signal?.aborted) return Promise.reject(cancelledError());
     const started = Date.now();
     const limitMs = Math.min(this.#maxQueueWaitMs, timeoutMs ?? Infinity);
     const byTimeout = timeoutMs !== undefined && timeoutMs <= this.#maxQueueWaitMs;
@@ -579,6 +581,8 @@ export class TaskManager {
     let process: RunningProcess;
     try {
       if (this.#disposed) throw closingError();
+      // Granted in the turn the caller's cancel arrived: give the room back rather than start.
+      if (spec.signal?.aborted) throw cancelledError();
       process = await RunningProcess.start({
         command: spec.command,
         cwd: spec.cwd,

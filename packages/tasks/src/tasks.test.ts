@@ -10,6 +10,7 @@ import { jest } from "@jest/globals";
 import { OutputBuffer, HEAD_TAIL_MARKER } from "./output-buffer.js";
 import { SECRET_ENV_NAMES, addSecretEnvNames, childEnvironment } from "./child-env.js";
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { PROCESS_GROUP_ISOLATION, detectProcessIsolation, namespaceIsolation, probeIsolation, type ProcessIsolation } from "./process-isolation.js";
 import { RunningProcess } from "./process-runner.js";
 import { SPARE_POOL_SIZE } from "./spare-launcher.js";
@@ -423,6 +424,24 @@ describe("TaskManager", () => {
     await m.dispose();
     expect(await pending).toMatchObject({ code: ErrorCode.EXECUTION_FAILED, message: "Terminal error: the session is closing" });
     expect(m.runningCount).toBe(0);
+  });
+
+  it("does not start a command cancelled before it reached a free place, nor let it hold the place", async () => {
+    const m = new TaskManager({ maxRunning: 1 });
+    const marker = path.join(dir, "ran-after-cancel");
+    const controller = new AbortController();
+    controller.abort();
+    for (const start of [
+      () => m.runForeground({ ...spec(`touch ${marker}`, "ca"), timeoutMs: 20_000, signal: controller.signal }),
+      () => m.startBackground({ ...spec(`touch ${marker}`, "cb"), signal: controller.signal }),
+    ]) {
+      await expect(start()).rejects.toMatchObject({ code: ErrorCode.CANCELLED, message: "Terminal error: the command was cancelled before it started" });
+      expect([m.runningCount, m.queuedCount]).toEqual([0, 0]);
+    }
+    // The place is still free for the next command.
+    expect((await m.runForeground({ ...spec("echo next", "cc"), timeoutMs: 20_000 })).result).toMatchObject({ exitCode: 0, output: "next\n" });
+    expect(existsSync(marker)).toBe(false);
+    await m.dispose();
   });
 
   it("kills a command whose output passes the kill threshold (signal output_limit)", async () => {
