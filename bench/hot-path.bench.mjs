@@ -4,8 +4,8 @@
 // The server is the built bin in its own process, called through raw grpc-js stubs.
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { compareBurst, compareLatency, compareThroughput, smoke } from "./harness.mjs";
-import { startFloorServer, startServer } from "./server-fixture.mjs";
+import { compareBurst, compareLatency, compareRuns, compareThroughput, smoke } from "./harness.mjs";
+import { cpuMs, startFloorServer, startServer } from "./server-fixture.mjs";
 
 // Limits raised so read_file returns all 2 000 lines (by default it shows 1 000 and 40 KB).
 const server = await startServer({
@@ -150,6 +150,40 @@ try {
       bare: bareRead,
       note: "empty unary + fs.readFile + numbering",
     });
+    // CPU the server process spends per call, ours against the bare server answering the same call:
+    // what the latency and throughput rows above cannot separate from the client's own share of the
+    // two cores. 64 calls kept in flight; the process's user + system time across the batch.
+    const callsPerRun = smoke ? 640 : 19_200;
+    const serverCpuPerCall = async (pid, call) => {
+      const before = cpuMs(pid);
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 64 }, async () => {
+          while (next < callsPerRun) {
+            next++;
+            await call();
+          }
+        }),
+      );
+      return ((cpuMs(pid) - before) * 1000) / callsPerRun;
+    };
+    const serverCpu = (name, ours, bare, note) =>
+      compareRuns({
+        name,
+        ours: () => serverCpuPerCall(server.child.pid, ours),
+        bare: () => serverCpuPerCall(floor.child.pid, bare),
+        unit: "µs CPU/call",
+        runs: smoke ? 1 : 5,
+        note,
+      });
+    await serverCpu("server CPU per call: empty unary, 64 in flight", server.emptyCall, floor.emptyCall, "the bare grpc-js server's CPU per empty unary");
+    await serverCpu("server CPU per call: todo_write, 64 in flight", todo, floorTodo, "the bare server answering todo_write's recorded response");
+    await serverCpu(
+      "server CPU per call: read_file of a 1-line file, 64 in flight",
+      readOne,
+      floorReadOneWork,
+      "the work floor: the bare server making the read's own work",
+    );
   } finally {
     await floor.close();
   }

@@ -67,6 +67,16 @@ export function rssMb(pid) {
 }
 
 /**
+ * CPU time a process has used so far, user + system, in ms: fields 14 and 15 of /proc/PID/stat
+ * (clock ticks, 100 per second on Linux), read after the command name, which may hold spaces.
+ */
+export function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
  * The server's arguments for a workspace and state root; extra flags appended. GROK_BENCH_NODE_ARGS
  * (space-separated) goes before the bin, to profile the server: `GROK_BENCH_NODE_ARGS="--cpu-prof
  * --cpu-prof-dir=/tmp/prof" node bench/hot-path.bench.mjs --case read_file`.
@@ -204,6 +214,7 @@ export async function startFloorServer(responses) {
   const check = promisify(healthClient.check.bind(healthClient));
   const executeRaw = promisify(client.executeTool.bind(client));
   return {
+    child,
     emptyCall: () => check({ service: "" }),
     toolCall(toolName, input) {
       const request = ExecuteToolRequest.fromPartial({ toolName, inputJson: JSON.stringify(input) });

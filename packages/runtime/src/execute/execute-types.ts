@@ -2,6 +2,7 @@
  * The runtime's view of an ExecuteTool request and its outcome, independent of the proto.
  */
 import type { ErrorCode } from "../errors/error-code.js";
+import type { CallSignal } from "./call-cancellation.js";
 import type { PartialOutput } from "../tool/tool-context.js";
 
 /** An `ExecuteToolRequest` with its `ExecutionOptions` flattened. */
@@ -15,8 +16,8 @@ export interface ExecuteRequest {
   workingDirectory?: string;
   includeFields?: readonly string[];
   excludeFields?: readonly string[];
-  /** Aborted when the caller cancels. */
-  signal?: AbortSignal;
+  /** Aborted when the caller cancels: an AbortSignal, or the server's cheaper `CallCancellation`. */
+  signal?: CallSignal;
   /** Receives partial output while the tool runs (streaming callers). */
   onPartial?: (partial: PartialOutput) => void;
   /**

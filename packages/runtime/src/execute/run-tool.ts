@@ -55,26 +55,93 @@ export async function runTool(session: CallHost, request: CallRequest): Promise<
 
 /** Runs one call, telling also when its tool body really settled (see {@link TrackedRun}). */
 export function runToolTracked(session: CallHost, request: CallRequest): TrackedRun {
-  const started = performance.now();
-  let tool: FinalizedTool | undefined;
-  const watch: BodyWatch = { body: undefined, cut: false };
-  const metadata = (extra: Partial<ExecutionMetadataInfo> = {}): ExecutionMetadataInfo => ({
-    durationMs: Math.round(performance.now() - started),
-    estimatedTokens: 0,
-    truncated: false,
-    toolVersion: tool?.definition.version ?? session.runtimeVersion,
-    contractVersion: tool?.contractVersion ?? "",
-    ...extra,
-  });
-  const failed = (caught: unknown): ExecuteOutcome => {
+  return new CallRun(session, request);
+}
+
+/**
+ * One call's run. A class rather than closures and an object literal with getters: a literal with
+ * accessors is built through V8's slow path, about a microsecond each on this VM, and a cheap call
+ * made several (issue #18).
+ */
+class CallRun implements TrackedRun {
+  readonly answer: Promise<ExecuteOutcome>;
+  readonly #session: CallHost;
+  readonly #request: CallRequest;
+  readonly #started = performance.now();
+  #tool: FinalizedTool | undefined;
+  readonly #watch: BodyWatch = { body: undefined, cut: false };
+  // Made only when asked for (the idempotency record): a plain call does not shape a late result nobody reads.
+  #settled: Promise<ExecuteOutcome> | undefined;
+
+  constructor(session: CallHost, request: CallRequest) {
+    this.#session = session;
+    this.#request = request;
+    this.answer = this.#run();
+  }
+
+  get settled(): Promise<ExecuteOutcome> {
+    this.#settled ??= this.answer.then(async (outcome) => {
+      const watch = this.#watch;
+      if (!watch.cut || !watch.body || !this.#tool) return outcome;
+      // The caller was answered while the body ran: what the body's own ending would have answered.
+      const found = this.#tool;
+      return watch.body.then(
+        async (result) => {
+          try {
+            return await this.#succeeded(found, result);
+          } catch (caught) {
+            return this.#failed(caught);
+          }
+        },
+        (caught: unknown) => this.#failed(caught),
+      );
+    });
+    return this.#settled;
+  }
+
+  get cut(): boolean {
+    return this.#watch.cut;
+  }
+
+  async #run(): Promise<ExecuteOutcome> {
+    const session = this.#session;
+    const request = this.#request;
+    try {
+      const tool = (this.#tool = lookup(session, request.toolName));
+      const input = parseInput(tool, request.inputJson);
+      // A per-call working directory moves every relative path and every command: outside the roots
+      // it is refused for every tool, before anything tells whether it exists (issue #19).
+      if (request.workingDirectory) await assertPathInsideRoots(session, callCwd(session, request), request.workingDirectory);
+      return await this.#succeeded(tool, await invoke(session, tool, input, request, this.#watch));
+    } catch (caught) {
+      return this.#failed(caught);
+    }
+  }
+
+  #metadata(estimatedTokens: number, truncated: boolean): ExecutionMetadataInfo {
+    const tool = this.#tool;
+    return {
+      durationMs: Math.round(performance.now() - this.#started),
+      estimatedTokens,
+      truncated,
+      toolVersion: tool?.definition.version ?? this.#session.runtimeVersion,
+      contractVersion: tool?.contractVersion ?? "",
+    };
+  }
+
+  #failed(caught: unknown): ExecuteOutcome {
+    const request = this.#request;
     const error = ToolError.is(caught) ? caught : ToolError.internal(caught);
     if (!ToolError.is(caught) || error.code === ErrorCode.INTERNAL) {
-      session.log.error({ err: caught, tool: request.toolName, callId: request.callId }, "tool call failed unexpectedly");
+      this.#session.log.error({ err: caught, tool: request.toolName, callId: request.callId }, "tool call failed unexpectedly");
     }
-    return { ok: false, callId: request.callId, error: toErrorInfo(error), metadata: metadata({ estimatedTokens: estimateTokens(error.message) }) };
-  };
-  /** A result of the body as the caller gets it: checked, shaped, with reminders. */
-  const succeeded = async (found: FinalizedTool, result: ToolResult<unknown>): Promise<ExecuteOutcome> => {
+    return { ok: false, callId: request.callId, error: toErrorInfo(error), metadata: this.#metadata(estimateTokens(error.message), false) };
+  }
+
+  /** A result of the body as the caller gets it: checked, shaped, with reminders (synchronous when no reminder is active). */
+  #succeeded(found: FinalizedTool, result: ToolResult<unknown>): ExecuteOutcome | Promise<ExecuteOutcome> {
+    const session = this.#session;
+    const request = this.#request;
     if (session.validateOutputs) {
       const problems = validateToolOutput(found.definition, result.output);
       if (problems.length > 0) {
@@ -97,47 +164,19 @@ export function runToolTracked(session: CallHost, request: CallRequest): Tracked
       potentiallyLarge: potentiallyLargeFields(found),
     });
     const basePrompt = concise && result.promptTextConcise !== undefined ? result.promptTextConcise : result.promptText;
-    const promptText = formatWithReminders(basePrompt, await collectReminders(session, found, request.callId, result), session.reminderTag);
-    return {
-      ok: true,
-      callId: request.callId,
-      outputJson: JSON.stringify(shaped),
-      promptText,
-      metadata: metadata({ estimatedTokens: estimateTokens(promptText), truncated: result.truncated ?? false }),
+    const outcome = (reminders: readonly string[]): ExecuteOutcome => {
+      const promptText = formatWithReminders(basePrompt, reminders, session.reminderTag);
+      return {
+        ok: true,
+        callId: request.callId,
+        outputJson: JSON.stringify(shaped),
+        promptText,
+        metadata: this.#metadata(estimateTokens(promptText), result.truncated ?? false),
+      };
     };
-  };
-  const answer = (async (): Promise<ExecuteOutcome> => {
-    try {
-      tool = lookup(session, request.toolName);
-      const input = parseInput(tool, request.inputJson);
-      // A per-call working directory moves every relative path and every command: outside the roots
-      // it is refused for every tool, before anything tells whether it exists (issue #19).
-      if (request.workingDirectory) await assertPathInsideRoots(session, callCwd(session, request), request.workingDirectory);
-      return await succeeded(tool, await invoke(session, tool, input, request, watch));
-    } catch (caught) {
-      return failed(caught);
-    }
-  })();
-  // Made only when asked for (the idempotency record): a plain call does not shape a late result nobody reads.
-  let settled: Promise<ExecuteOutcome> | undefined;
-  return {
-    answer,
-    get settled() {
-      settled ??= answer.then(async (outcome) => {
-        if (!watch.cut || !watch.body || !tool) return outcome;
-        // The caller was answered while the body ran: what the body's own ending would have answered.
-        const found = tool;
-        return watch.body.then(
-          (result) => succeeded(found, result).catch(failed),
-          (caught: unknown) => failed(caught),
-        );
-      });
-      return settled;
-    },
-    get cut() {
-      return watch.cut;
-    },
-  };
+    if (!remindersApply(session)) return outcome(NO_REMINDERS);
+    return collectReminders(session, found, request.callId, result).then(outcome);
+  }
 }
 
 function lookup(session: CallHost, name: string): FinalizedTool {
@@ -204,76 +243,69 @@ function parseInput(tool: FinalizedTool, inputJson: string): Record<string, unkn
  */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-async function invoke(
-  session: CallHost,
-  tool: FinalizedTool,
-  input: Record<string, unknown>,
-  request: CallRequest,
-  watch: BodyWatch,
-): Promise<ToolResult<unknown>> {
+/**
+ * Runs the tool body against the caller's cancel and the deadline; settles with whichever comes
+ * first. One promise settled by hand rather than a race of three (fewer promises and closures per
+ * call, issue #18). Throws at once when the call was cancelled before the body started.
+ */
+function invoke(session: CallHost, tool: FinalizedTool, input: Record<string, unknown>, request: CallRequest, watch: BodyWatch): Promise<ToolResult<unknown>> {
   // Cancelled before the body started (a cancel read before the handler ran, or during the checks
   // above): the tool never runs, so nothing happened and a retry may run it (issue #21).
   if (request.signal?.aborted) throw new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled");
-  const toolSignal = new LazyAbortSignal();
-  let cancel: (() => void) | undefined;
-  // The caller's cancel settles the answer (CANCELLED) before the tool's own listeners hear the
-  // abort, as when this was a second listener on the tool's signal, registered first (one listener less per call, #18).
-  const onAbort = () => {
-    cancel?.();
-    toolSignal.abort(request.signal?.reason ?? new Error("cancelled"));
-  };
-  request.signal?.addEventListener("abort", onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    cancel = () => reject(new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled"));
+  return new Promise<ToolResult<unknown>>((resolve, reject) => {
+    const toolSignal = new LazyAbortSignal();
+    const live = new LiveOutput(session, request);
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      // A command moved to the background keeps printing; its output is no longer this call's.
+      live.close();
+      if (timer) clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onAbort);
+      return true;
+    };
+    // The caller's cancel settles the answer (CANCELLED) before the tool's own listeners hear the
+    // abort, so a tool stopping on it cannot answer first.
+    const onAbort = () => {
+      if (finish()) {
+        watch.cut = true;
+        reject(new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled"));
+      }
+      toolSignal.abort(request.signal?.reason ?? new Error("cancelled"));
+    };
+    request.signal?.addEventListener("abort", onAbort, { once: true });
     if (request.timeoutMs !== undefined && request.timeoutMs > 0 && request.timeoutMs <= MAX_TIMER_MS) {
       timer = setTimeout(() => {
         toolSignal.abort(new Error("deadline"));
-        reject(
-          new ToolError(ErrorCode.TIMEOUT, `Tool call timed out after ${request.timeoutMs} ms`, {
-            suggestion: "Retry with a larger timeout or a smaller request.",
-          }),
-        );
+        if (finish()) {
+          watch.cut = true;
+          reject(
+            new ToolError(ErrorCode.TIMEOUT, `Tool call timed out after ${request.timeoutMs} ms`, {
+              suggestion: "Retry with a larger timeout or a smaller request.",
+            }),
+          );
+        }
       }, request.timeoutMs);
     }
+    let body: Promise<ToolResult<unknown>>;
+    try {
+      body = Promise.resolve(tool.definition.execute(input as never, new CallContext(session, tool, request, toolSignal, live)));
+    } catch (error) {
+      body = Promise.reject(error);
+    }
+    watch.body = body;
+    // Handles the body's rejection too, so a body failing after a cut is no unhandled rejection.
+    body.then(
+      (result) => {
+        if (finish()) resolve(result);
+      },
+      (error: unknown) => {
+        if (finish()) reject(error);
+      },
+    );
   });
-  deadline.catch(() => undefined);
-  const live = liveOutput(session, request);
-  const ctx = createContext(session, tool, request, toolSignal, live);
-  let body: Promise<ToolResult<unknown>>;
-  try {
-    body = Promise.resolve(tool.definition.execute(input as never, ctx));
-  } catch (error) {
-    body = Promise.reject(error);
-  }
-  body.catch(() => undefined);
-  watch.body = body;
-  // Which of the two settled first: the answer left without the body when the deadline or the cancellation won.
-  let first: "body" | "cut" | undefined;
-  try {
-    return await Promise.race([
-      body.then(
-        (result) => {
-          first ??= "body";
-          return result;
-        },
-        (error: unknown) => {
-          first ??= "body";
-          throw error;
-        },
-      ),
-      deadline.catch((error: unknown) => {
-        first ??= "cut";
-        throw error;
-      }),
-    ]);
-  } finally {
-    watch.cut = first === "cut";
-    // A command moved to the background keeps printing; its output is no longer this call's.
-    live.close();
-    if (timer) clearTimeout(timer);
-    request.signal?.removeEventListener("abort", onAbort);
-  }
 }
 
 /**
@@ -305,27 +337,36 @@ class LazyAbortSignal {
 }
 
 /** The call's live-output sink: forwards to `request.onOutput` until closed, swallowing its errors. */
-function liveOutput(session: CallHost, request: CallRequest): { emit(chunk: string | Uint8Array): void; readonly listening: boolean; close(): void } {
-  let open = request.onOutput !== undefined;
-  return {
-    get listening() {
-      return open;
-    },
-    emit(chunk) {
-      if (!open) return;
-      const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
-      if (bytes.length === 0) return;
-      try {
-        request.onOutput!(bytes);
-      } catch (error) {
-        open = false;
-        session.log.warn({ err: error, callId: request.callId }, "live output listener failed; live output stopped for this call");
-      }
-    },
-    close() {
-      open = false;
-    },
-  };
+class LiveOutput {
+  readonly #session: CallHost;
+  readonly #request: CallRequest;
+  #open: boolean;
+
+  constructor(session: CallHost, request: CallRequest) {
+    this.#session = session;
+    this.#request = request;
+    this.#open = request.onOutput !== undefined;
+  }
+
+  get listening(): boolean {
+    return this.#open;
+  }
+
+  emit(chunk: string | Uint8Array): void {
+    if (!this.#open) return;
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    if (bytes.length === 0) return;
+    try {
+      this.#request.onOutput!(bytes);
+    } catch (error) {
+      this.#open = false;
+      this.#session.log.warn({ err: error, callId: this.#request.callId }, "live output listener failed; live output stopped for this call");
+    }
+  }
+
+  close(): void {
+    this.#open = false;
+  }
 }
 
 /** The call's working directory: the workspace, or the request's override resolved against it. */
@@ -333,49 +374,83 @@ function callCwd(session: CallHost, request: CallRequest): string {
   return request.workingDirectory ? path.resolve(session.workspace, request.workingDirectory) : session.workspace;
 }
 
-function createContext(
-  session: CallHost,
-  tool: FinalizedTool,
-  request: CallRequest,
-  toolSignal: LazyAbortSignal,
-  live: ReturnType<typeof liveOutput>,
-): ToolContext<unknown> {
-  const toolset = session.toolset!;
-  const names: NameLookup = {
-    self: tool.clientName,
-    tool: (kind) => toolset.clientNameOfKind(kind),
-    param: (kind, canonical) => toolset.paramNameOfKind(kind, canonical),
-    ownParam: (canonical) => tool.paramNames[canonical] ?? canonical,
-  };
+/**
+ * A call's ToolContext. A class, with its lazy parts (signal, liveOutput, log) as getters on the
+ * prototype: an object literal with getters is built through V8's slow path, about a microsecond
+ * each (issue #18). The functions a tool may pass around (emit, emitOutput, notify, names) stay own
+ * properties, so they work detached from the context.
+ */
+class CallContext implements ToolContext<unknown> {
+  readonly callId: string;
+  readonly cwd: string;
+  readonly params: unknown;
+  readonly contractVersion: string;
+  readonly outputLimit: number;
+  readonly outputFormat: "default" | "concise";
+  readonly timeoutMs: number | undefined;
+  readonly background: boolean;
+  readonly names: NameLookup;
+  readonly toolset: ToolContext<unknown>["toolset"];
+  readonly session: CallHost;
+  readonly emit: ToolContext<unknown>["emit"];
+  readonly emitOutput: ToolContext<unknown>["emitOutput"];
+  readonly notify: ToolContext<unknown>["notify"];
+  readonly #tool: FinalizedTool;
+  readonly #toolSignal: LazyAbortSignal;
+  readonly #live: LiveOutput;
   // Made on first use: most calls never log, and a pino child per call was a measurable share of a
   // cheap call's time and garbage (issue #18).
-  let log: ToolContext<unknown>["log"] | undefined;
-  const params = session.currentParams(tool.definition, tool.params);
-  return {
-    callId: request.callId,
-    cwd: callCwd(session, request),
-    params,
-    contractVersion: tool.contractVersion,
-    outputLimit: session.truncation.resolve(tool.definition.truncation ?? fallbackOutputLimitSpec(tool.definition.id), params, tool.contractVersion).limit,
-    outputFormat: request.outputFormat ?? "default",
-    get signal() {
-      return toolSignal.signal;
-    },
-    timeoutMs: request.timeoutMs,
-    background: request.background ?? false,
-    names,
-    toolset,
-    session,
-    emit: (partial) => request.onPartial?.(partial),
-    emitOutput: (chunk) => live.emit(chunk),
-    get liveOutput() {
-      return live.listening;
-    },
-    notify: (notification) => session.notify(notification),
-    get log() {
-      return (log ??= session.log.child?.({ tool: tool.fqId, callId: request.callId }) ?? session.log);
-    },
-  };
+  #log: ToolContext<unknown>["log"] | undefined;
+
+  constructor(session: CallHost, tool: FinalizedTool, request: CallRequest, toolSignal: LazyAbortSignal, live: LiveOutput) {
+    const toolset = session.toolset!;
+    const params = session.currentParams(tool.definition, tool.params);
+    this.callId = request.callId;
+    this.cwd = callCwd(session, request);
+    this.params = params;
+    this.contractVersion = tool.contractVersion;
+    this.outputLimit = session.truncation.resolve(
+      tool.definition.truncation ?? fallbackOutputLimitSpec(tool.definition.id),
+      params,
+      tool.contractVersion,
+    ).limit;
+    this.outputFormat = request.outputFormat ?? "default";
+    this.timeoutMs = request.timeoutMs;
+    this.background = request.background ?? false;
+    this.names = {
+      self: tool.clientName,
+      tool: (kind) => toolset.clientNameOfKind(kind),
+      param: (kind, canonical) => toolset.paramNameOfKind(kind, canonical),
+      ownParam: (canonical) => tool.paramNames[canonical] ?? canonical,
+    };
+    this.toolset = toolset;
+    this.session = session;
+    this.emit = (partial) => request.onPartial?.(partial);
+    this.emitOutput = (chunk) => live.emit(chunk);
+    this.notify = (notification) => session.notify(notification);
+    this.#tool = tool;
+    this.#toolSignal = toolSignal;
+    this.#live = live;
+  }
+
+  get signal(): AbortSignal {
+    return this.#toolSignal.signal;
+  }
+
+  get liveOutput(): boolean {
+    return this.#live.listening;
+  }
+
+  get log(): ToolContext<unknown>["log"] {
+    return (this.#log ??= this.session.log.child?.({ tool: this.#tool.fqId, callId: this.callId }) ?? this.session.log);
+  }
+}
+
+const NO_REMINDERS: readonly string[] = [];
+
+/** Whether reminders may add to a call's answer: on, and at least one active (spec §6.1). */
+function remindersApply(session: CallHost): boolean {
+  return session.systemRemindersEnabled && session.activeReminders.length > 0 && session.toolset !== undefined;
 }
 
 /**
@@ -383,7 +458,7 @@ function createContext(
  * A failing reminder is logged and skipped: it never fails the call.
  */
 async function collectReminders(session: CallHost, tool: FinalizedTool, callId: string, result: ToolResult<unknown>): Promise<string[]> {
-  if (!session.systemRemindersEnabled || session.activeReminders.length === 0 || !session.toolset) return [];
+  if (!remindersApply(session) || !session.toolset) return [];
   let context: Record<string, unknown> | undefined;
   const ctx: ReminderContext = {
     session,

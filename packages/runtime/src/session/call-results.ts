@@ -16,6 +16,7 @@ import { mkdir, open, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "../core/logger.js";
 import { ErrorCode } from "../errors/error-code.js";
+import type { CallSignal } from "../execute/call-cancellation.js";
 import type { ExecuteOutcome, ExecuteRequest } from "../execute/execute-types.js";
 import { writeFileAtomic } from "./state-persister.js";
 
@@ -68,7 +69,7 @@ export function callFingerprint(request: ExecuteRequest): string {
 }
 
 /** `promise`, or `"aborted"` as soon as `signal` aborts (a repeat whose own caller gave up waiting). */
-export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | "aborted"> {
+export function unlessAborted<T>(promise: Promise<T>, signal: CallSignal | undefined): Promise<T | "aborted"> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.resolve("aborted");
   return new Promise((resolve, reject) => {

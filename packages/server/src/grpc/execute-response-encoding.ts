@@ -10,6 +10,28 @@ import { ExecuteToolResponse, ToolStreamChunk, type StreamDataChunk } from "@gro
  */
 export const EXACT_SIZE_ENCODING_MIN_CHARS = 16 * 1024;
 
+/**
+ * One writer for the small responses, reused: a fresh one starts at 128 bytes and doubles its way to
+ * the message's size, each step a new zeroed buffer (issue #18: a few microseconds of a cheap call).
+ * Encoding is synchronous, so calls never share it; `finish()` copies the bytes out and rewinds it.
+ * A writer grown past SHARED_WRITER_MAX_BYTES (a large error detail) is dropped, not kept.
+ */
+type Writer = ReturnType<typeof ExecuteToolResponse.encode>;
+const SHARED_WRITER_MAX_BYTES = 64 * 1024;
+let sharedWriter: Writer | undefined;
+
+/** `response` through the generated encoder with the shared writer. */
+function encodeSmall(response: ExecuteToolResponse): Uint8Array {
+  // An empty message writes nothing: encoding one gives a fresh, empty writer of the generated type.
+  const writer = sharedWriter ?? ExecuteToolResponse.encode(EMPTY_RESPONSE);
+  // Out of the slot while in use: an encoder that throws half-way leaves its writer behind, not shared.
+  sharedWriter = undefined;
+  const bytes = ExecuteToolResponse.encode(response, writer).finish();
+  if (bytes.byteLength <= SHARED_WRITER_MAX_BYTES) sharedWriter = writer;
+  return bytes;
+}
+const EMPTY_RESPONSE = ExecuteToolResponse.fromPartial({});
+
 /** Tag of ExecuteToolResponse.success (field 2) and of ToolSuccess.output_json (field 2), length-delimited. */
 const FIELD_2_TAG = 18;
 /** Tag of ToolSuccess.prompt_text (field 3), length-delimited. */
@@ -28,7 +50,7 @@ export function serializeExecuteToolResponse(response: ExecuteToolResponse): Buf
     const exact = encodeLargeSuccess(response, result.value.outputJson, result.value.promptText);
     if (exact) return exact;
   }
-  const bytes = ExecuteToolResponse.encode(response).finish();
+  const bytes = encodeSmall(response);
   // finish() returns a fresh copy: wrap it rather than copy it again (what Buffer.from(bytes) does).
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

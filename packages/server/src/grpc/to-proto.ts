@@ -14,6 +14,7 @@ import {
   type TruncationConfig,
 } from "@grok-tools/proto";
 import {
+  type CallSignal,
   type ConfigViolation,
   type ExecuteOutcome,
   type ExecuteRequest,
@@ -129,7 +130,7 @@ export function toTruncationConfig(c: TruncationConfigInput): TruncationConfig {
 }
 
 /** An ExecuteToolRequest as the runtime's flattened request. */
-export function fromExecuteRequest(req: ExecuteToolRequest, signal: AbortSignal): ExecuteRequest {
+export function fromExecuteRequest(req: ExecuteToolRequest, signal: CallSignal): ExecuteRequest {
   const o = req.options;
   return {
     toolName: req.toolName,

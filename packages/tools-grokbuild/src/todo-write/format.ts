@@ -3,7 +3,11 @@ import type { TodoState } from "./schema.js";
 
 /** The reference's summary of the todo list (`summarize_todo_state`). */
 export function summarizeTodoState(state: TodoState): string {
-  const entries = Object.entries(state.todos);
-  if (entries.length === 0) return "No tasks currently tracked.";
-  return entries.map(([id, item]) => `- [${item.status}] ${id}: ${item.content}\n`).join("");
+  let summary = "";
+  // for...in over a prototype-free map: its own keys in insertion order, without an entries array.
+  for (const id in state.todos) {
+    const item = state.todos[id]!;
+    summary += `- [${item.status}] ${id}: ${item.content}\n`;
+  }
+  return summary === "" ? "No tasks currently tracked." : summary;
 }

@@ -6,7 +6,7 @@ import { Session, ToolRegistry } from "@grok-tools/runtime/host";
 import { todoWrite } from "./todo-write.js";
 import { todoNudgeStateResource } from "../reminders/todo-nudge.js";
 
-import { isTodoNudgeDue, todoStateResource } from "./state.js";
+import { isTodoNudgeDue, sameTodoState, todoStateResource } from "./state.js";
 import { grokBuildBehaviour } from "../namespace.js";
 
 const ns = defineNamespace({ name: "GrokBuild", apiVersion: 1, tools: [todoWrite], ...grokBuildBehaviour });
@@ -191,4 +191,31 @@ test("an update that changes nothing is no state change (no state write); a real
   expect(changes).toBe(1);
   const state = (await session.snapshotState()).state as Record<string, { todos: Record<string, { status: string }> }> | undefined;
   expect(state?.["grok_build.Todo"]?.todos["1"]?.status).toBe("completed");
+});
+
+describe("sameTodoState: says what comparing the two states' JSON says", () => {
+  const item = (content: string, extra: Record<string, unknown> = {}) => ({ content, priority: "medium" as const, status: "pending" as const, ...extra });
+  const state = (...entries: Array<[string, ReturnType<typeof item>]>) => {
+    const todos = Object.create(null) as Record<string, ReturnType<typeof item>>;
+    for (const [id, value] of entries) todos[id] = value;
+    return { todos };
+  };
+  const pairs: Array<[string, ReturnType<typeof state>, ReturnType<typeof state>]> = [
+    ["equal lists", state(["a", item("x")], ["b", item("y")]), state(["a", item("x")], ["b", item("y")])],
+    ["another order", state(["a", item("x")], ["b", item("y")]), state(["b", item("y")], ["a", item("x")])],
+    ["another content", state(["a", item("x")]), state(["a", item("z")])],
+    ["another status", state(["a", item("x")]), state(["a", item("x", { status: "completed" })])],
+    ["another priority", state(["a", item("x")]), state(["a", item("x", { priority: "high" })])],
+    ["one more todo", state(["a", item("x")]), state(["a", item("x")], ["b", item("y")])],
+    ["another id", state(["a", item("x")]), state(["b", item("x")])],
+    ["equal meta", state(["a", item("x", { meta: { n: [1, 2] } })]), state(["a", item("x", { meta: { n: [1, 2] } })])],
+    ["another meta", state(["a", item("x", { meta: { n: 1 } })]), state(["a", item("x", { meta: { n: 2 } })])],
+    ["meta on one side", state(["a", item("x", { meta: "m" })]), state(["a", item("x")])],
+    ["integer-like ids", state(["10", item("x")], ["2", item("y")]), state(["2", item("y")], ["10", item("x")])],
+    ["empty lists", state(), state()],
+  ];
+  it.each(pairs)("%s", (_name, a, b) => {
+    expect(sameTodoState(a, b)).toBe(JSON.stringify(a) === JSON.stringify(b));
+    expect(sameTodoState(b, a)).toBe(JSON.stringify(b) === JSON.stringify(a));
+  });
 });

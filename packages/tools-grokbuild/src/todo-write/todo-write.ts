@@ -5,7 +5,7 @@ import { loadDescription } from "../shared/description.js";
 import { applyTodoUpdates, assertUniqueIds, effectiveMerge } from "./execute.js";
 import { summarizeTodoState } from "./format.js";
 import { TodoWriteInput, TodoWriteOutput } from "./schema.js";
-import { copyTodoMap, todoStateResource } from "./state.js";
+import { copyTodoMap, sameTodoState, todoStateResource } from "./state.js";
 
 /** The `todo_write` tool definition. */
 export const todoWrite = defineTool({
@@ -27,12 +27,14 @@ export const todoWrite = defineTool({
     const merge = effectiveMerge(input.merge ?? true, current, input.todos);
     const next = applyTodoUpdates(current, input.todos, merge);
     // An update that changes nothing (same items, same order) is no state change: no state write.
-    if (JSON.stringify(next) !== JSON.stringify(current)) resources.set(todoStateResource, next);
+    if (!sameTodoState(next, current)) resources.set(todoStateResource, next);
     const summary = summarizeTodoState(next);
+    // One copy for the output's list and snapshot (they hold the same items): the state keeps `next`.
+    const shown = copyTodoMap(next.todos);
     return {
       output: {
         type: "Todo" as const,
-        TodosUpdated: { summary_for_prompt: summary, todos: Object.values(copyTodoMap(next.todos)), state: { todos: copyTodoMap(next.todos) } },
+        TodosUpdated: { summary_for_prompt: summary, todos: Object.values(shown), state: { todos: shown } },
       },
       promptText: summary,
     };
