@@ -157,12 +157,17 @@ class CallRun implements TrackedRun {
     }
     session.recordSuccess(found.clientName, found.fqId);
     const concise = request.outputFormat === "concise";
-    const shaped = shapeOutput(result.output, {
-      includeFields: request.includeFields ?? [],
-      excludeFields: request.excludeFields ?? [],
-      concise,
-      potentiallyLarge: potentiallyLargeFields(found),
-    });
+    const potentiallyLarge = potentiallyLargeFields(found);
+    // Nothing to drop: the output is serialized as it is (shapeOutput would copy it field by field).
+    const shaped =
+      (request.includeFields?.length ?? 0) === 0 && (request.excludeFields?.length ?? 0) === 0 && !(concise && potentiallyLarge.size > 0)
+        ? result.output
+        : shapeOutput(result.output, {
+            includeFields: request.includeFields ?? [],
+            excludeFields: request.excludeFields ?? [],
+            concise,
+            potentiallyLarge,
+          });
     const basePrompt = concise && result.promptTextConcise !== undefined ? result.promptTextConcise : result.promptText;
     const outcome = (reminders: readonly string[]): ExecuteOutcome => {
       const promptText = formatWithReminders(basePrompt, reminders, session.reminderTag);
@@ -220,10 +225,11 @@ function parseInput(tool: FinalizedTool, inputJson: string): Record<string, unkn
   }
   // Top-level keys only: client names back to canonical ones; unknown keys pass through (spec §2.7).
   const renamed: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) {
+  // for...in rather than Object.entries: no array per key (a parsed JSON object has no inherited keys).
+  for (const key in raw) {
     const canonical = Object.hasOwn(tool.reverseParamNames, key) ? tool.reverseParamNames[key]! : key;
     if (canonical === "__proto__") continue;
-    renamed[canonical] = value;
+    renamed[canonical] = raw[key];
   }
   const normalized = tool.definition.normalizeInput?.(renamed) ?? renamed;
   const problem = firstProblem(tool.canonicalInputSchema, normalized, (name) => tool.paramNames[name] ?? name);
@@ -526,9 +532,10 @@ function firstLoneSurrogateString(value: unknown): string | undefined {
     } else if (Array.isArray(item)) {
       for (const element of item) stack.push(element);
     } else if (typeof item === "object" && item !== null) {
-      for (const [key, element] of Object.entries(item)) {
+      // JSON.parse makes plain objects: for...in walks their own keys, without an entries array.
+      for (const key in item) {
         if (LONE_SURROGATE.test(key)) return key;
-        stack.push(element);
+        stack.push((item as Record<string, unknown>)[key]);
       }
     }
   }
