@@ -211,7 +211,9 @@ function parseInput(tool: FinalizedTool, inputJson: string): Record<string, unkn
       suggestion: "Send the tool input as a JSON object.",
     });
   }
-  const illFormed = firstLoneSurrogateString(raw);
+  // A lone surrogate reaches the parsed value only as a `\u` escape or as one in the text itself:
+  // most inputs have neither, and skip the walk of the parsed value.
+  const illFormed = inputJson.includes("\\u") || LONE_SURROGATE.test(inputJson) ? firstLoneSurrogateString(raw) : undefined;
   if (illFormed !== undefined) {
     throw ToolError.invalidInput(
       `Invalid JSON in tool input: the string ${JSON.stringify(illFormed.slice(0, 80))} holds a lone surrogate escape (\\uD800-\\uDFFF without its pair), which is not text`,
