@@ -152,26 +152,27 @@ try {
     });
     // CPU the server process spends per call, ours against the bare server answering the same call:
     // what the latency and throughput rows above cannot separate from the client's own share of the
-    // two cores. 64 calls kept in flight; the process's user + system time across the batch.
-    const callsPerRun = smoke ? 640 : 19_200;
-    const serverCpuPerCall = async (pid, call) => {
+    // two cores. 64 calls kept in flight, or one at a time (each call then runs on cold caches, after
+    // the process slept: what a p50 row pays); the process's user + system time across the batch.
+    const serverCpuPerCall = async (pid, call, inFlight) => {
+      const calls = smoke ? 10 * inFlight : inFlight === 1 ? 3_000 : 19_200;
       const before = cpuMs(pid);
       let next = 0;
       await Promise.all(
-        Array.from({ length: 64 }, async () => {
-          while (next < callsPerRun) {
+        Array.from({ length: inFlight }, async () => {
+          while (next < calls) {
             next++;
             await call();
           }
         }),
       );
-      return ((cpuMs(pid) - before) * 1000) / callsPerRun;
+      return ((cpuMs(pid) - before) * 1000) / calls;
     };
-    const serverCpu = (name, ours, bare, note) =>
+    const serverCpu = (name, ours, bare, note, inFlight = 64) =>
       compareRuns({
         name,
-        ours: () => serverCpuPerCall(server.child.pid, ours),
-        bare: () => serverCpuPerCall(floor.child.pid, bare),
+        ours: () => serverCpuPerCall(server.child.pid, ours, inFlight),
+        bare: () => serverCpuPerCall(floor.child.pid, bare, inFlight),
         unit: "µs CPU/call",
         runs: smoke ? 1 : 5,
         note,
@@ -184,6 +185,8 @@ try {
       floorReadOneWork,
       "the work floor: the bare server making the read's own work",
     );
+    await serverCpu("server CPU per call: empty unary, one at a time", server.emptyCall, floor.emptyCall, "the bare grpc-js server's CPU per empty unary", 1);
+    await serverCpu("server CPU per call: todo_write, one at a time", todo, floorTodo, "the bare server answering todo_write's recorded response", 1);
   } finally {
     await floor.close();
   }
