@@ -5,7 +5,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { compareBurst, compareLatency, compareRuns, compareThroughput, smoke } from "./harness.mjs";
-import { cpuMs, startFloorServer, startServer } from "./server-fixture.mjs";
+import { cpuMs, gcStats, startFloorServer, startServer } from "./server-fixture.mjs";
 
 // Limits raised so read_file returns all 2 000 lines (by default it shows 1 000 and 40 KB).
 const server = await startServer({
@@ -156,6 +156,7 @@ try {
     // the process slept: what a p50 row pays); the process's user + system time across the batch.
     const serverCpuPerCall = async (pid, call, inFlight) => {
       const calls = smoke ? 10 * inFlight : inFlight === 1 ? 3_000 : 19_200;
+      const gcBefore = await gcStats(pid);
       const before = cpuMs(pid);
       let next = 0;
       await Promise.all(
@@ -166,7 +167,19 @@ try {
           }
         }),
       );
-      return ((cpuMs(pid) - before) * 1000) / calls;
+      const cpu = ((cpuMs(pid) - before) * 1000) / calls;
+      const gcAfter = gcBefore && (await gcStats(pid));
+      // Only with GROK_BENCH_GC_STATS=1 (bench/gc-stats.mjs loaded into both servers): how much of it was GC.
+      if (gcBefore && gcAfter) {
+        const scavenges = gcAfter.scavenges - gcBefore.scavenges;
+        console.log(
+          `    ${pid === server.child.pid ? "ours" : "bare"}: ${((scavenges * 1000) / calls).toFixed(2)} scavenges per 1 000 calls, ` +
+            `${(((gcAfter.scavengeMs - gcBefore.scavengeMs) * 1000) / calls).toFixed(1)} µs of scavenge pause per call, ` +
+            `${gcAfter.markCompacts - gcBefore.markCompacts} mark-compacts, ` +
+            `~${((scavenges * gcAfter.newSpaceBytes) / 2 / 1024 / calls).toFixed(1)} KB allocated per call`,
+        );
+      }
+      return cpu;
     };
     const serverCpu = (name, ours, bare, note, inFlight = 64) =>
       compareRuns({

@@ -76,13 +76,31 @@ export function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** With GROK_BENCH_GC_STATS=1, the node arguments that load bench/gc-stats.mjs into a server (ours and the bare ones). */
+function gcStatsArgs() {
+  return process.env.GROK_BENCH_GC_STATS === "1" ? ["--import", new URL("./gc-stats.mjs", import.meta.url).href] : [];
+}
+
+/**
+ * The garbage-collection totals of a server started with GROK_BENCH_GC_STATS=1 (bench/gc-stats.mjs
+ * loaded), or undefined without it. Waits out the preload's 250 ms write period first.
+ */
+export async function gcStats(pid) {
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  try {
+    return JSON.parse(readFileSync(path.join(process.env.GROK_GC_STATS_DIR ?? tmpdir(), `gc-stats-${pid}.json`), "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The server's arguments for a workspace and state root; extra flags appended. GROK_BENCH_NODE_ARGS
  * (space-separated) goes before the bin, to profile the server: `GROK_BENCH_NODE_ARGS="--cpu-prof
  * --cpu-prof-dir=/tmp/prof" node bench/hot-path.bench.mjs --case read_file`.
  */
 export function serverArgs(workspace, stateDir, extra = []) {
-  const nodeArgs = (process.env.GROK_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const nodeArgs = [...gcStatsArgs(), ...(process.env.GROK_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)];
   return [...nodeArgs, serverBin, "--workspace", workspace, "--state-dir", stateDir, "--listen", "127.0.0.1:0", "--log-level", "warn", ...extra];
 }
 
@@ -205,7 +223,7 @@ export async function startFloorServer(responses) {
       process.stdout.write(JSON.stringify({ event: "listening", address: "127.0.0.1:" + port }) + "\\n");
     });
   `;
-  const { child, line } = await spawnUntilLine(["--input-type=module", "-e", script], { cwd: root });
+  const { child, line } = await spawnUntilLine([...gcStatsArgs(), "--input-type=module", "-e", script], { cwd: root });
   const address = JSON.parse(line).address;
   const options = { "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES };
   const client = new GrokToolsServiceClient(address, credentials.createInsecure(), options);
