@@ -29,8 +29,18 @@ export const DRAIN_TIMEOUT_MS = 2_000;
 export const REAP_GRACE_MS = 5_000;
 /** The log file keeps at most this much (the reference truncates to 64 MiB after exit). */
 export const MAX_LOG_FILE_BYTES = 64 * 1024 * 1024;
-/** A command that prints more than this is killed with signal `output_limit` (`GROK_MAX_OUTPUT_FILE_BYTES`). */
+/** A command that prints more than this is killed with signal `output_limit` (default of `GROK_MAX_OUTPUT_FILE_BYTES`). */
 export const MAX_OUTPUT_BYTES_BEFORE_KILL = 5 * 1024 * 1024 * 1024;
+
+/**
+ * The output kill threshold now, as the reference reads it: `GROK_MAX_OUTPUT_FILE_BYTES` when it is
+ * a whole number above zero, else {@link MAX_OUTPUT_BYTES_BEFORE_KILL}. Read per command, like the
+ * other `GROK_*` caps, so a change of the server's environment applies to the next command.
+ */
+export function maxOutputFileBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.GROK_MAX_OUTPUT_FILE_BYTES?.trim();
+  return raw !== undefined && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : MAX_OUTPUT_BYTES_BEFORE_KILL;
+}
 
 /** The environment variable carrying a per-process marker, used to find escaped descendants. */
 export const PROCESS_MARKER_ENV = "GROK_TOOLS_PROCESS_MARKER";
@@ -169,7 +179,7 @@ export class RunningProcess {
     const shell = options.shell ? (path.basename(options.shell) === "zsh" ? [options.shell, "-o", "nonomatch"] : [options.shell]) : resolveShell();
     const namespaced = this.#isolation.mode === "pid-namespace";
     const logCap = options.logCapBytes ?? MAX_LOG_FILE_BYTES;
-    const killBytes = options.outputKillBytes ?? MAX_OUTPUT_BYTES_BEFORE_KILL;
+    const killBytes = options.outputKillBytes ?? maxOutputFileBytes();
     let child: ChildProcess | undefined;
     let stdout: Readable | undefined;
     let launcherExit: Promise<LauncherExit> | undefined;

@@ -12,7 +12,7 @@ import { SECRET_ENV_NAMES, addSecretEnvNames, childEnvironment } from "./child-e
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { PROCESS_GROUP_ISOLATION, detectProcessIsolation, namespaceIsolation, probeIsolation, type ProcessIsolation } from "./process-isolation.js";
-import { RunningProcess } from "./process-runner.js";
+import { MAX_OUTPUT_BYTES_BEFORE_KILL, RunningProcess, maxOutputFileBytes } from "./process-runner.js";
 import { SPARE_POOL_SIZE } from "./spare-launcher.js";
 import { QUEUE_RETRY_AFTER_MS, TaskManager } from "./task-manager.js";
 import { ErrorCode, ToolError } from "@grok-tools/runtime";
@@ -450,6 +450,24 @@ describe("TaskManager", () => {
     expect(r.result.signal).toBe("output_limit");
     expect(r.result.totalBytes).toBeGreaterThan(1_000_000);
     await m.dispose();
+  });
+
+  it("takes the kill threshold from GROK_MAX_OUTPUT_FILE_BYTES when it is a whole number above zero", async () => {
+    expect(maxOutputFileBytes({})).toBe(MAX_OUTPUT_BYTES_BEFORE_KILL);
+    expect(maxOutputFileBytes({ GROK_MAX_OUTPUT_FILE_BYTES: " 2048 " })).toBe(2048);
+    for (const raw of ["0", "-5", "1e6", "12 KB", ""]) expect(maxOutputFileBytes({ GROK_MAX_OUTPUT_FILE_BYTES: raw })).toBe(MAX_OUTPUT_BYTES_BEFORE_KILL);
+    const saved = process.env.GROK_MAX_OUTPUT_FILE_BYTES;
+    process.env.GROK_MAX_OUTPUT_FILE_BYTES = "1000000";
+    const m = new TaskManager();
+    try {
+      const r = await m.runForeground({ ...spec("yes", "y-env"), timeoutMs: 20_000 });
+      expect(r.result.signal).toBe("output_limit");
+      expect(r.result.totalBytes).toBeGreaterThan(1_000_000);
+    } finally {
+      if (saved === undefined) delete process.env.GROK_MAX_OUTPUT_FILE_BYTES;
+      else process.env.GROK_MAX_OUTPUT_FILE_BYTES = saved;
+      await m.dispose();
+    }
   });
 
   it("says how a wait ended: completed, timed out or aborted, whatever the clock reads", async () => {
