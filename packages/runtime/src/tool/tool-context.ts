@@ -55,7 +55,11 @@ export interface SessionHandle {
   readonly log: Logger;
 }
 
-/** The per-call context of a tool. */
+/**
+ * The per-call context of a tool. `signal`, `log` and `liveOutput` are made on first read (issue #18):
+ * read or destructure them; a copy made with `{ ...ctx }` keeps only the plain fields, so name the
+ * three in it: `{ ...ctx, signal: ctx.signal, log: ctx.log, liveOutput: ctx.liveOutput, cwd }`.
+ */
 export interface ToolContext<P = unknown> {
   readonly callId: string;
   /** The working directory of this call (the session cwd or the call's override). */
