@@ -5,7 +5,7 @@
  * so no read-before-edit record is required; the write is recorded in the read tracker.
  */
 import { ErrorCode, ToolError, defineTool, type ToolContext } from "@grok-tools/runtime";
-import { PATH_LOCKS, errnoCode, readTracker, resolveForCreate, resolveModelPath, writeFileConfined } from "@grok-tools/runtime/fs";
+import { PATH_LOCKS, errnoCode, readTracker, resolveForCreate, resolveModelPath, rustIoErrorText, writeFileConfined } from "@grok-tools/runtime/fs";
 import { loadDescription } from "../shared/description.js";
 import { variantError } from "../shared/failure.js";
 import { HASHLINE_PARAMS_SPEC, renderExamples, schemeOf, type HashlineSchemeParams } from "../shared/params.js";
@@ -90,7 +90,9 @@ async function runEdit(input: HashlineEditInput, ctx: ToolContext) {
     } catch (error) {
       if (ToolError.is(error)) throw error;
       const code = errnoCode(error) === "EACCES" || errnoCode(error) === "EPERM" ? ErrorCode.PERMISSION_DENIED : ErrorCode.EXECUTION_FAILED;
-      throw new ToolError(code, `Edits validated but failed to write file: ${(error as Error).message}.`, { filePath: input.file_path });
+      // The reference is Rust: its io::Error text (`Not a directory (os error 20)`), which also keeps
+      // the server's absolute paths out of the answer.
+      throw new ToolError(code, `Edits validated but failed to write file: ${rustIoErrorText(error)}.`, { filePath: input.file_path });
     }
     ctx.notify({
       type: "FileWritten",
