@@ -15,6 +15,7 @@ import {
   validateToolOutput,
   Session,
   ToolRegistry,
+  shapeOutput,
 } from "../src/host.js";
 import { ErrorCode, Type, defineNamespace, defineTool } from "../src/index.js";
 import { TRUNCATION_MARKER, estimateTokens, truncateHeadTail, truncateUtf8 } from "../src/helpers.js";
@@ -151,6 +152,15 @@ describe("execution metadata and shaping", () => {
     const both = await session.execute({ toolName: "read_file", inputJson: '{"target_file":"a"}', includeFields: ["content", "raw"], excludeFields: ["raw"] });
     expect(both.ok && JSON.parse(both.outputJson)).toEqual({ type: "ReadFile", content: "content of a" });
     expect(both.ok && both.promptText).toBe("read a offset=1 (offset)");
+  });
+
+  it("passes an output through unshaped when the shape drops nothing, and copies it when it does", () => {
+    const output = { type: "ReadFile", content: "c", raw: "r" };
+    expect(shapeOutput(output, { includeFields: [], excludeFields: [], concise: false, potentiallyLarge: new Set(["raw"]) })).toBe(output);
+    expect(shapeOutput(output, { concise: true, potentiallyLarge: new Set() })).toBe(output);
+    const shaped = shapeOutput(output, { concise: true, potentiallyLarge: new Set(["raw"]) });
+    expect(shaped).toEqual({ type: "ReadFile", content: "c" });
+    expect(output).toEqual({ type: "ReadFile", content: "c", raw: "r" });
   });
 
   it("uses the concise prompt and drops potentially large fields in CONCISE", async () => {

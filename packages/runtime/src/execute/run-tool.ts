@@ -157,17 +157,12 @@ class CallRun implements TrackedRun {
     }
     session.recordSuccess(found.clientName, found.fqId);
     const concise = request.outputFormat === "concise";
-    const potentiallyLarge = potentiallyLargeFields(found);
-    // Nothing to drop: the output is serialized as it is (shapeOutput would copy it field by field).
-    const shaped =
-      (request.includeFields?.length ?? 0) === 0 && (request.excludeFields?.length ?? 0) === 0 && !(concise && potentiallyLarge.size > 0)
-        ? result.output
-        : shapeOutput(result.output, {
-            includeFields: request.includeFields ?? [],
-            excludeFields: request.excludeFields ?? [],
-            concise,
-            potentiallyLarge,
-          });
+    const shaped = shapeOutput(result.output, {
+      includeFields: request.includeFields ?? [],
+      excludeFields: request.excludeFields ?? [],
+      concise,
+      potentiallyLarge: potentiallyLargeFields(found),
+    });
     const basePrompt = concise && result.promptTextConcise !== undefined ? result.promptTextConcise : result.promptText;
     const outcome = (reminders: readonly string[]): ExecuteOutcome => {
       const promptText = formatWithReminders(basePrompt, reminders, session.reminderTag);
@@ -382,12 +377,6 @@ function callCwd(session: CallHost, request: CallRequest): string {
   return request.workingDirectory ? path.resolve(session.workspace, request.workingDirectory) : session.workspace;
 }
 
-/**
- * A call's ToolContext. A class, with its lazy parts (signal, liveOutput, log) as getters on the
- * prototype: an object literal with getters is built through V8's slow path, about a microsecond
- * each (issue #18). The functions a tool may pass around (emit, emitOutput, notify, names) stay own
- * properties, so they work detached from the context.
- */
 /** The finalized toolset of a session. */
 type SessionToolset = NonNullable<CallHost["toolset"]>;
 
@@ -409,6 +398,12 @@ function namesOf(toolset: SessionToolset, tool: FinalizedTool): NameLookup {
   return names;
 }
 
+/**
+ * A call's ToolContext. A class, with its lazy parts (signal, liveOutput, log) as getters on the
+ * prototype: an object literal with getters is built through V8's slow path, about a microsecond
+ * each (issue #18). The functions a tool may pass around (emit, emitOutput, notify, names) stay own
+ * properties, so they work detached from the context.
+ */
 class CallContext implements ToolContext<unknown> {
   readonly callId: string;
   readonly cwd: string;

@@ -12,9 +12,15 @@ export interface OutputShape {
   potentiallyLarge?: ReadonlySet<string>;
 }
 
-/** Applies {@link OutputShape} to an output object; non-objects pass through unchanged. */
+/**
+ * Applies {@link OutputShape} to an output object; non-objects pass through unchanged, and so does an
+ * object when the shape drops nothing (no copy field by field on every call, issue #18).
+ */
 export function shapeOutput(output: unknown, shape: OutputShape): unknown {
   if (typeof output !== "object" || output === null || Array.isArray(output)) return output;
+  const dropsNothing =
+    (shape.includeFields?.length ?? 0) === 0 && (shape.excludeFields?.length ?? 0) === 0 && !(shape.concise && (shape.potentiallyLarge?.size ?? 0) > 0);
+  if (dropsNothing) return output;
   let entries = Object.entries(output as Record<string, unknown>);
   if (shape.includeFields && shape.includeFields.length > 0) {
     const keep = new Set([...shape.includeFields, "type"]);
