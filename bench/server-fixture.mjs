@@ -86,6 +86,7 @@ function gcStatsArgs() {
  * loaded), or undefined without it. Waits out the preload's 250 ms write period first.
  */
 export async function gcStats(pid) {
+  if (process.env.GROK_BENCH_GC_STATS !== "1") return undefined;
   await new Promise((resolve) => setTimeout(resolve, 300));
   try {
     return JSON.parse(readFileSync(path.join(process.env.GROK_GC_STATS_DIR ?? tmpdir(), `gc-stats-${pid}.json`), "utf8"));
