@@ -1,7 +1,7 @@
 /**
  * @grok-tools/runtime/helpers: small helpers tool code shares: lenient input coercion, argument
  * checks, text truncation and token estimates, plain-object checks, the wait cap of descriptions,
- * host facts (a command on PATH, WSL).
+ * host facts (a command on PATH, WSL, whole numbers of the environment).
  */
 export { coerceKeys, dropNullKeys, lenientBool, lenientInteger, lenientOptionalInteger, lenientStringList, normalizeKey } from "./validation/lenient.js";
 export { MAX_ARGUMENT_BYTES, rejectNulByte, rejectOversizedArgument } from "./validation/argument-checks.js";
@@ -14,7 +14,7 @@ export { DEFAULT_MAX_OUTPUT_BYTES } from "./output/output-limit.js";
 export { DEFAULT_MAX_LINES_READ } from "./output/truncation-settings.js";
 export { isPlainObject, isSafeKey } from "./core/plain-object.js";
 export { uuidV7 } from "./core/uuid.js";
-export { findOnPath, isWsl, type FindOnPathOptions } from "./core/host-facts.js";
+export { findOnPath, isWsl, wholeNumberFromEnv, type FindOnPathOptions } from "./core/host-facts.js";
 export { silentLogger } from "./core/logger.js";
 export { MAX_WAIT_BLOCK_MS, maxWaitBlockMs } from "./finalize/finalize-tools.js";
 export { formatMaxWait, renderTemplate, stripTemplateMarkers, substitutePlaceholders, type PlaceholderValues } from "./finalize/template-renderer.js";

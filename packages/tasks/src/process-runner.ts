@@ -14,6 +14,7 @@ import { readFile, readdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
+import { wholeNumberFromEnv } from "@grok-tools/runtime/helpers";
 import { OutputBuffer } from "./output-buffer.js";
 import { detectProcessIsolation, type ProcessIsolation } from "./process-isolation.js";
 import type { LauncherExit, SpareLauncher } from "./spare-launcher.js";
@@ -38,8 +39,7 @@ export const MAX_OUTPUT_BYTES_BEFORE_KILL = 5 * 1024 * 1024 * 1024;
  * other `GROK_*` caps, so a change of the server's environment applies to the next command.
  */
 export function maxOutputFileBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.GROK_MAX_OUTPUT_FILE_BYTES?.trim();
-  return raw !== undefined && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : MAX_OUTPUT_BYTES_BEFORE_KILL;
+  return wholeNumberFromEnv("GROK_MAX_OUTPUT_FILE_BYTES", MAX_OUTPUT_BYTES_BEFORE_KILL, 1, env);
 }
 
 /** The environment variable carrying a per-process marker, used to find escaped descendants. */

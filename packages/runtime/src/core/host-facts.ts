@@ -1,6 +1,7 @@
 /**
- * Facts about the host a tool may need (not about the workspace): whether a command is on PATH and
- * whether the server runs under WSL. Neither reads workspace files; both are cheap and synchronous.
+ * Facts about the host a tool may need (not about the workspace): whether a command is on PATH,
+ * whether the server runs under WSL, and the whole numbers of its `GROK_*` environment caps. None
+ * reads workspace files; all are cheap and synchronous.
  */
 import { accessSync, constants, readFileSync } from "node:fs";
 import path from "node:path";
@@ -42,4 +43,16 @@ export function isWsl(): boolean {
     }
   }
   return wslCache;
+}
+
+/**
+ * A whole number from the environment (the `GROK_*` caps): the variable's digits, spaces around them
+ * ignored, when they are a whole number of at least `min`; otherwise (unset, empty, a sign, a unit,
+ * a fraction, below `min`) `fallback`. Read at each use, so a changed environment applies next time.
+ */
+export function wholeNumberFromEnv(name: string, fallback: number, min = 0, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || !/^\d+$/.test(raw)) return fallback;
+  const value = Number(raw);
+  return value >= min ? value : fallback;
 }

@@ -9,6 +9,7 @@ import type { DescribeInput, RequirementFailure } from "../tool/define-tool.js";
 import { defaultClientName, toolIdError } from "../tool/tool-id.js";
 import { firstProblem } from "../validation/validate-value.js";
 import { isPlainObject, isSafeKey } from "../core/plain-object.js";
+import { wholeNumberFromEnv } from "../core/host-facts.js";
 import type { TruncationSettings } from "../output/truncation-settings.js";
 import { fallbackOutputLimitSpec } from "../output/output-limit.js";
 import { describedOutputLimit } from "../output/truncation-settings.js";
@@ -24,8 +25,7 @@ export const MAX_WAIT_BLOCK_MS = 600_000;
 
 /** The wait cap now: `GROK_MAX_WAIT_BLOCK_MS` when it is a whole number, else {@link MAX_WAIT_BLOCK_MS}. */
 export function maxWaitBlockMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.GROK_MAX_WAIT_BLOCK_MS?.trim();
-  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : MAX_WAIT_BLOCK_MS;
+  return wholeNumberFromEnv("GROK_MAX_WAIT_BLOCK_MS", MAX_WAIT_BLOCK_MS, 0, env);
 }
 /** The fixed `{max_chars_per_line}` display value. */
 const MAX_CHARS_PER_LINE = 2000;

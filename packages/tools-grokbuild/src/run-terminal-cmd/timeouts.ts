@@ -2,6 +2,7 @@
  * Timeout resolution of `run_terminal_cmd` (spec §4.1): foreground ceiling and default from
  * params, clamps, the foreground block cap, the auto-background budget, background bounds.
  */
+import { wholeNumberFromEnv } from "@grok-tools/runtime/helpers";
 import type { BashParams } from "./schema.js";
 
 /** Foreground ceiling when `max_timeout_secs` is unset. */
@@ -14,12 +15,6 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_FOREGROUND_BLOCK_MS = 300_000;
 /** Auto-background budget when `foreground_block_budget_ms` is unset (`GROK_FOREGROUND_BLOCK_BUDGET_MS`). */
 export const DEFAULT_FOREGROUND_BLOCK_BUDGET_MS = 15_000;
-
-function envMs(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || !/^\d+$/.test(raw.trim())) return fallback;
-  return Number(raw.trim());
-}
 
 /** The foreground ceiling for model timeouts (≥ 1 ms). */
 export function effectiveMaxTimeoutMs(params: BashParams): number {
@@ -54,7 +49,7 @@ export function resolveForegroundTimeoutMs(timeout: number | undefined, params: 
   const defaultMs = effectiveDefaultTimeoutMs(params);
   const resolved = timeout !== undefined && timeout > 0 ? Math.min(timeout, ceiling) : Math.max(Math.min(defaultMs, ceiling), 1);
   if (autoBackgroundEnabled(params)) return resolved;
-  return Math.min(resolved, Math.max(envMs("GROK_MAX_FOREGROUND_BLOCK_MS", MAX_FOREGROUND_BLOCK_MS), defaultMs));
+  return Math.min(resolved, Math.max(wholeNumberFromEnv("GROK_MAX_FOREGROUND_BLOCK_MS", MAX_FOREGROUND_BLOCK_MS), defaultMs));
 }
 
 /** A background deadline: a positive `timeout` up to 10 h, else none (undefined). */
@@ -67,5 +62,5 @@ export function foregroundBlockBudgetMs(params: BashParams): number {
   const budget = params.foreground_block_budget_ms;
   if (budget === 0) return Number.POSITIVE_INFINITY;
   if (budget !== null) return budget;
-  return envMs("GROK_FOREGROUND_BLOCK_BUDGET_MS", DEFAULT_FOREGROUND_BLOCK_BUDGET_MS);
+  return wholeNumberFromEnv("GROK_FOREGROUND_BLOCK_BUDGET_MS", DEFAULT_FOREGROUND_BLOCK_BUDGET_MS);
 }

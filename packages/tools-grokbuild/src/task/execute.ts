@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { ErrorCode, ToolError, subagentHostService, type ToolContext, type ToolResult } from "@grok-tools/runtime";
-import { TOOL_KINDS, uuidV7, type SubagentSpawnRequest } from "@grok-tools/runtime/helpers";
+import { TOOL_KINDS, uuidV7, wholeNumberFromEnv, type SubagentSpawnRequest } from "@grok-tools/runtime/helpers";
 import { assertPathInsideRoots, expandTilde } from "@grok-tools/runtime/fs";
 import { DEFAULT_MAX_CONCURRENT_SUBAGENTS, taskManagerService, type SubagentLimitBehavior, type SubagentSnapshot } from "@grok-tools/tasks";
 import { parseCapabilityMode, type CapabilityMode } from "../shared/subagents/capability-mode.js";
@@ -26,8 +26,7 @@ function invalid(message: string, suggestion?: string, details?: Record<string, 
 /** `GROK_MAX_CONCURRENT_SUBAGENTS`, else 32. */
 function maxConcurrent(params: TaskParams): number {
   if (params.max_concurrent !== null) return params.max_concurrent;
-  const raw = process.env.GROK_MAX_CONCURRENT_SUBAGENTS?.trim();
-  return raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : DEFAULT_MAX_CONCURRENT_SUBAGENTS;
+  return wholeNumberFromEnv("GROK_MAX_CONCURRENT_SUBAGENTS", DEFAULT_MAX_CONCURRENT_SUBAGENTS, 1);
 }
 
 /** `GROK_SUBAGENT_LIMIT_BEHAVIOR` (`queue` | `fail`), else queue. */

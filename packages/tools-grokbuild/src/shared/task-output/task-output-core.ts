@@ -5,7 +5,7 @@
  * prompt formats (spec §4.7, §13.4, §13.18).
  */
 import { ErrorCode, ToolError, type OutputLimitSpec, type ToolContext, type ToolResult } from "@grok-tools/runtime";
-import { MAX_WAIT_BLOCK_MS, truncateUtf8 } from "@grok-tools/runtime/helpers";
+import { maxWaitBlockMs, truncateUtf8 } from "@grok-tools/runtime/helpers";
 import { taskManagerService, type SubagentSnapshot, type TaskManager, type TaskSnapshot, type WaitOutcome } from "@grok-tools/tasks";
 import { fitSubagentOutput, subagentCommand, subagentExitCode, subagentOutputBody } from "../subagents/subagent-output.js";
 import { formatWaitedDuration, softWrapLines } from "../shell/index.js";
@@ -31,12 +31,6 @@ export function taskOutputLimit(toolId: string): OutputLimitSpec {
 
 /** Why a still-running task is still running, for its hint. */
 export type WaitHint = { kind: "not_requested" } | { kind: "elapsed"; requestedMs: number; waitedMs: number } | { kind: "returned_early" };
-
-/** The per-call wait cap (`GROK_MAX_WAIT_BLOCK_MS`, default 600 000 ms). */
-export function maxWaitBlockMs(): number {
-  const raw = process.env.GROK_MAX_WAIT_BLOCK_MS;
-  return raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : MAX_WAIT_BLOCK_MS;
-}
 
 /** The hint appended to a running task's output. */
 export function stillRunningHint(hint: WaitHint): string {
