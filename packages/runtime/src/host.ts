@@ -37,7 +37,7 @@ export {
   type AgentDefinition,
   type AgentToolRetryConfig,
 } from "./agent/agent-definition.js";
-export { CallCancellation, type CallAbortListener, type CallSignal } from "./execute/call-cancellation.js";
+export { CallCancellation, type CallAbortListener, type CallSignal, type CancelSource } from "./execute/call-cancellation.js";
 export type { CallHost } from "./execute/call-host.js";
 export type { ExecuteOutcome, ExecuteRequest, ExecutionMetadataInfo, ToolErrorInfo } from "./execute/execute-types.js";
 export { nearestNames } from "./execute/suggest-names.js";

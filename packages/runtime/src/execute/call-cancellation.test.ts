@@ -1,6 +1,7 @@
 // CallCancellation stands in for an AbortController per call (issue #18): whatever the runtime
 // relies on must behave as with a real AbortSignal. Each case runs against both and compares.
 import { describe, expect, it } from "@jest/globals";
+import { EventEmitter } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -175,6 +176,106 @@ describe("a call cancelled through a CallCancellation", () => {
       const untouched = await session.execute({ toolName: "wait", inputJson: JSON.stringify({ delay_ms: 1 }), signal: new CallCancellation() });
       expect(untouched.ok).toBe(true);
       expect(starts).toBe(startsBefore + 1);
+    } finally {
+      await session.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a CallCancellation over a cancel source (the server's gRPC call)", () => {
+  /** A stand-in for a grpc-js server call: its flag, set before its "cancelled" event. */
+  class FakeCall extends EventEmitter {
+    cancelled = false;
+    cancel(): void {
+      this.cancelled = true;
+      this.emit("cancelled", "cancelled");
+    }
+  }
+
+  it("reads the source's flag whenever asked, so a cancel before anyone listened is seen", () => {
+    const call = new FakeCall();
+    const cancellation = new CallCancellation(call);
+    expect(cancellation.aborted).toBe(false);
+    call.cancel();
+    expect(call.listenerCount("cancelled")).toBe(0);
+    expect(cancellation.aborted).toBe(true);
+    expect(cancellation.reason).toEqual(new Error("cancelled"));
+    // As an AbortSignal: a listener added after the abort is not called, and nothing subscribes.
+    let heard = 0;
+    cancellation.addEventListener("abort", () => heard++);
+    expect(heard).toBe(0);
+    expect(call.listenerCount("cancelled")).toBe(0);
+  });
+
+  it("listens to the source only while it has listeners, and tells them of its cancel once", () => {
+    const call = new FakeCall();
+    const cancellation = new CallCancellation(call);
+    const first = () => undefined;
+    cancellation.addEventListener("abort", first);
+    expect(call.listenerCount("cancelled")).toBe(1);
+    cancellation.removeEventListener("abort", first);
+    expect(call.listenerCount("cancelled")).toBe(0);
+
+    const heard: string[] = [];
+    cancellation.addEventListener("abort", () => heard.push("a"));
+    cancellation.addEventListener("abort", () => heard.push("b"));
+    expect(call.listenerCount("cancelled")).toBe(1);
+    call.cancel();
+    call.emit("cancelled");
+    expect(heard).toEqual(["a", "b"]);
+    expect(cancellation.aborted).toBe(true);
+    expect(call.listenerCount("cancelled")).toBe(0);
+  });
+
+  it("a call whose tool waits is answered CANCELLED when the source is cancelled; a tool that answers at once never subscribes", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "grok-call-cancel-source-"));
+    const instant = defineTool({
+      id: "instant",
+      kind: "read",
+      description: "Answers at once.",
+      input: Type.Object({}),
+      output: Type.Object({ type: Type.Literal("Done") }),
+      execute: () => ({ output: { type: "Done" as const }, promptText: "done" }),
+    });
+    const slow = defineTool({
+      id: "slow",
+      kind: "read",
+      description: "Waits a while.",
+      input: Type.Object({}),
+      output: Type.Object({ type: Type.Literal("Done") }),
+      execute: () =>
+        new Promise<{ output: { type: "Done" }; promptText: string }>((resolve) =>
+          setTimeout(() => resolve({ output: { type: "Done" as const }, promptText: "done" }), 5_000).unref(),
+        ),
+    });
+    const session = new Session({
+      registry: ToolRegistry.of([defineNamespace({ name: "Source", apiVersion: 1, tools: [instant, slow] })]),
+      workspace: dir,
+      stateDir: path.join(dir, ".state"),
+    });
+    try {
+      expect((await session.finalize({ tools: [{ id: "Source:instant" }, { id: "Source:slow" }] })).ok).toBe(true);
+      const quiet = new FakeCall();
+      let subscribed = 0;
+      quiet.on("newListener", (event) => event === "cancelled" && subscribed++);
+      expect(await session.execute({ toolName: "instant", inputJson: "{}", signal: new CallCancellation(quiet) })).toMatchObject({ ok: true });
+      expect(subscribed).toBe(0);
+
+      const call = new FakeCall();
+      const pending = session.execute({ toolName: "slow", inputJson: "{}", signal: new CallCancellation(call) });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(call.listenerCount("cancelled")).toBe(1);
+      call.cancel();
+      expect(await pending).toMatchObject({ ok: false, error: { code: ErrorCode.CANCELLED } });
+      expect(call.listenerCount("cancelled")).toBe(0);
+
+      const early = new FakeCall();
+      early.cancelled = true;
+      expect(await session.execute({ toolName: "instant", inputJson: "{}", signal: new CallCancellation(early) })).toMatchObject({
+        ok: false,
+        error: { code: ErrorCode.CANCELLED },
+      });
     } finally {
       await session.close();
       rmSync(dir, { recursive: true, force: true });

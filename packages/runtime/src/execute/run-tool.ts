@@ -22,8 +22,6 @@ import { renderTemplate } from "../finalize/template-renderer.js";
 import path from "node:path";
 import { assertPathInsideRoots } from "../fs/confinement.js";
 
-type CallRequest = ExecuteRequest & { callId: string };
-
 /**
  * One call as the idempotency record sees it (issue #21): the caller's answer, and the moment the
  * tool body really settled. A call cut by its cancellation or deadline answers CANCELLED or TIMEOUT
@@ -48,14 +46,14 @@ interface BodyWatch {
   cut: boolean;
 }
 
-/** Runs one call; never rejects. */
-export async function runTool(session: CallHost, request: CallRequest): Promise<ExecuteOutcome> {
-  return runToolTracked(session, request).answer;
+/** Runs one call as `callId`; never rejects. */
+export function runTool(session: CallHost, request: ExecuteRequest, callId: string): Promise<ExecuteOutcome> {
+  return new CallRun(session, request, callId).answer;
 }
 
-/** Runs one call, telling also when its tool body really settled (see {@link TrackedRun}). */
-export function runToolTracked(session: CallHost, request: CallRequest): TrackedRun {
-  return new CallRun(session, request);
+/** Runs one call as `callId`, telling also when its tool body really settled (see {@link TrackedRun}). */
+export function runToolTracked(session: CallHost, request: ExecuteRequest, callId: string): TrackedRun {
+  return new CallRun(session, request, callId);
 }
 
 /**
@@ -66,16 +64,19 @@ export function runToolTracked(session: CallHost, request: CallRequest): Tracked
 class CallRun implements TrackedRun {
   readonly answer: Promise<ExecuteOutcome>;
   readonly #session: CallHost;
-  readonly #request: CallRequest;
+  readonly #request: ExecuteRequest;
+  // Beside the request rather than in a copy of it: a spread of the request was one more object per call (#18).
+  readonly #callId: string;
   readonly #started = performance.now();
   #tool: FinalizedTool | undefined;
   readonly #watch: BodyWatch = { body: undefined, cut: false };
   // Made only when asked for (the idempotency record): a plain call does not shape a late result nobody reads.
   #settled: Promise<ExecuteOutcome> | undefined;
 
-  constructor(session: CallHost, request: CallRequest) {
+  constructor(session: CallHost, request: ExecuteRequest, callId: string) {
     this.#session = session;
     this.#request = request;
+    this.#callId = callId;
     this.answer = this.#run();
   }
 
@@ -103,19 +104,47 @@ class CallRun implements TrackedRun {
     return this.#watch.cut;
   }
 
-  async #run(): Promise<ExecuteOutcome> {
+  /**
+   * Promise chains rather than an async function: a tool body that answers synchronously (most cheap
+   * tools) then costs one promise, not an async frame and a turn per await (#18). Every failure,
+   * thrown or rejected, becomes the call's ToolError outcome.
+   */
+  #run(): Promise<ExecuteOutcome> {
     const session = this.#session;
     const request = this.#request;
+    let tool: FinalizedTool;
+    let input: Record<string, unknown>;
     try {
-      const tool = (this.#tool = lookup(session, request.toolName));
-      const input = parseInput(tool, request.inputJson);
-      // A per-call working directory moves every relative path and every command: outside the roots
-      // it is refused for every tool, before anything tells whether it exists (issue #19).
-      if (request.workingDirectory) await assertPathInsideRoots(session, callCwd(session, request), request.workingDirectory);
-      return await this.#succeeded(tool, await invoke(session, tool, input, request, this.#watch));
+      tool = this.#tool = lookup(session, request.toolName);
+      input = parseInput(tool, request.inputJson);
     } catch (caught) {
-      return this.#failed(caught);
+      return Promise.resolve(this.#failed(caught));
     }
+    // A per-call working directory moves every relative path and every command: outside the roots
+    // it is refused for every tool, before anything tells whether it exists (issue #19).
+    if (request.workingDirectory) {
+      return assertPathInsideRoots(session, callCwd(session, request), request.workingDirectory).then(
+        () => this.#invokeAndAnswer(tool, input),
+        (caught: unknown) => this.#failed(caught),
+      );
+    }
+    return this.#invokeAndAnswer(tool, input);
+  }
+
+  /** Runs the body and makes its answer; a body that returned its result (no promise) is answered in the same turn. */
+  #invokeAndAnswer(tool: FinalizedTool, input: Record<string, unknown>): Promise<ExecuteOutcome> {
+    let body: ToolResult<unknown> | Promise<ToolResult<unknown>>;
+    try {
+      body = invoke(this.#session, tool, input, this.#request, this.#callId, this.#watch);
+      if (!isPromise(body)) {
+        const answer = this.#succeeded(tool, body);
+        // Reminders make the answer a promise, which may still fail (an output JSON cannot encode).
+        return answer instanceof Promise ? answer.catch((caught: unknown) => this.#failed(caught)) : Promise.resolve(answer);
+      }
+    } catch (caught) {
+      return Promise.resolve(this.#failed(caught));
+    }
+    return body.then((result) => this.#succeeded(tool, result)).catch((caught: unknown) => this.#failed(caught));
   }
 
   #metadata(estimatedTokens: number, truncated: boolean): ExecutionMetadataInfo {
@@ -131,11 +160,12 @@ class CallRun implements TrackedRun {
 
   #failed(caught: unknown): ExecuteOutcome {
     const request = this.#request;
+    const callId = this.#callId;
     const error = ToolError.is(caught) ? caught : ToolError.internal(caught);
     if (!ToolError.is(caught) || error.code === ErrorCode.INTERNAL) {
-      this.#session.log.error({ err: caught, tool: request.toolName, callId: request.callId }, "tool call failed unexpectedly");
+      this.#session.log.error({ err: caught, tool: request.toolName, callId }, "tool call failed unexpectedly");
     }
-    return { ok: false, callId: request.callId, error: toErrorInfo(error), metadata: this.#metadata(estimateTokens(error.message), false) };
+    return { ok: false, callId, error: toErrorInfo(error), metadata: this.#metadata(estimateTokens(error.message), false) };
   }
 
   /** A result of the body as the caller gets it: checked, shaped, with reminders (synchronous when no reminder is active). */
@@ -164,18 +194,20 @@ class CallRun implements TrackedRun {
       potentiallyLarge: potentiallyLargeFields(found),
     });
     const basePrompt = concise && result.promptTextConcise !== undefined ? result.promptTextConcise : result.promptText;
-    const outcome = (reminders: readonly string[]): ExecuteOutcome => {
-      const promptText = formatWithReminders(basePrompt, reminders, session.reminderTag);
-      return {
-        ok: true,
-        callId: request.callId,
-        outputJson: JSON.stringify(shaped),
-        promptText,
-        metadata: this.#metadata(estimateTokens(promptText), result.truncated ?? false),
-      };
+    const truncated = result.truncated ?? false;
+    if (!remindersApply(session)) return this.#answer(shaped, basePrompt, truncated, NO_REMINDERS);
+    return collectReminders(session, found, this.#callId, result).then((reminders) => this.#answer(shaped, basePrompt, truncated, reminders));
+  }
+
+  #answer(shaped: unknown, basePrompt: string, truncated: boolean, reminders: readonly string[]): ExecuteOutcome {
+    const promptText = formatWithReminders(basePrompt, reminders, this.#session.reminderTag);
+    return {
+      ok: true,
+      callId: this.#callId,
+      outputJson: JSON.stringify(shaped),
+      promptText,
+      metadata: this.#metadata(estimateTokens(promptText), truncated),
     };
-    if (!remindersApply(session)) return outcome(NO_REMINDERS);
-    return collectReminders(session, found, request.callId, result).then(outcome);
   }
 }
 
@@ -246,18 +278,46 @@ function parseInput(tool: FinalizedTool, inputJson: string): Record<string, unkn
  */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** Whether a tool body answered with a promise (or any thenable) rather than its result. */
+function isPromise(value: unknown): value is PromiseLike<ToolResult<unknown>> {
+  return ((typeof value === "object" && value !== null) || typeof value === "function") && typeof (value as PromiseLike<unknown>).then === "function";
+}
+
 /**
- * Runs the tool body against the caller's cancel and the deadline; settles with whichever comes
- * first. One promise settled by hand rather than a race of three (fewer promises and closures per
- * call, issue #18). Throws at once when the call was cancelled before the body started.
+ * Runs the tool body. A body that returns its result (no promise) is done before anything else can
+ * run, so neither cancel nor deadline can cut it: its result comes back as it is. Else the body's
+ * promise races the caller's cancel and the deadline, and the returned promise settles with whichever
+ * comes first: one promise settled by hand rather than a race of three (fewer promises and closures
+ * per call, issue #18). Throws at once when the call was cancelled before the body started, and
+ * when the body throws.
  */
-function invoke(session: CallHost, tool: FinalizedTool, input: Record<string, unknown>, request: CallRequest, watch: BodyWatch): Promise<ToolResult<unknown>> {
+function invoke(
+  session: CallHost,
+  tool: FinalizedTool,
+  input: Record<string, unknown>,
+  request: ExecuteRequest,
+  callId: string,
+  watch: BodyWatch,
+): ToolResult<unknown> | Promise<ToolResult<unknown>> {
   // Cancelled before the body started (a cancel read before the handler ran, or during the checks
   // above): the tool never runs, so nothing happened and a retry may run it (issue #21).
   if (request.signal?.aborted) throw new ToolError(ErrorCode.CANCELLED, "Tool call was cancelled");
+  const toolSignal = new LazyAbortSignal();
+  const live = new LiveOutput(session, request, callId);
+  let returned: ToolResult<unknown> | PromiseLike<ToolResult<unknown>>;
+  try {
+    returned = tool.definition.execute(input as never, new CallContext(session, tool, request, callId, toolSignal, live));
+  } catch (error) {
+    live.close();
+    throw error;
+  }
+  if (!isPromise(returned)) {
+    live.close();
+    return returned;
+  }
+  const body = Promise.resolve(returned);
+  watch.body = body;
   return new Promise<ToolResult<unknown>>((resolve, reject) => {
-    const toolSignal = new LazyAbortSignal();
-    const live = new LiveOutput(session, request);
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
     const finish = (): boolean => {
@@ -292,13 +352,6 @@ function invoke(session: CallHost, tool: FinalizedTool, input: Record<string, un
         }
       }, request.timeoutMs);
     }
-    let body: Promise<ToolResult<unknown>>;
-    try {
-      body = Promise.resolve(tool.definition.execute(input as never, new CallContext(session, tool, request, toolSignal, live)));
-    } catch (error) {
-      body = Promise.reject(error);
-    }
-    watch.body = body;
     // Handles the body's rejection too, so a body failing after a cut is no unhandled rejection.
     body.then(
       (result) => {
@@ -342,12 +395,14 @@ class LazyAbortSignal {
 /** The call's live-output sink: forwards to `request.onOutput` until closed, swallowing its errors. */
 class LiveOutput {
   readonly #session: CallHost;
-  readonly #request: CallRequest;
+  readonly #request: ExecuteRequest;
+  readonly #callId: string;
   #open: boolean;
 
-  constructor(session: CallHost, request: CallRequest) {
+  constructor(session: CallHost, request: ExecuteRequest, callId: string) {
     this.#session = session;
     this.#request = request;
+    this.#callId = callId;
     this.#open = request.onOutput !== undefined;
   }
 
@@ -363,7 +418,7 @@ class LiveOutput {
       this.#request.onOutput!(bytes);
     } catch (error) {
       this.#open = false;
-      this.#session.log.warn({ err: error, callId: this.#request.callId }, "live output listener failed; live output stopped for this call");
+      this.#session.log.warn({ err: error, callId: this.#callId }, "live output listener failed; live output stopped for this call");
     }
   }
 
@@ -373,7 +428,7 @@ class LiveOutput {
 }
 
 /** The call's working directory: the workspace, or the request's override resolved against it. */
-function callCwd(session: CallHost, request: CallRequest): string {
+function callCwd(session: CallHost, request: ExecuteRequest): string {
   return request.workingDirectory ? path.resolve(session.workspace, request.workingDirectory) : session.workspace;
 }
 
@@ -426,10 +481,10 @@ class CallContext implements ToolContext<unknown> {
   // cheap call's time and garbage (issue #18).
   #log: ToolContext<unknown>["log"] | undefined;
 
-  constructor(session: CallHost, tool: FinalizedTool, request: CallRequest, toolSignal: LazyAbortSignal, live: LiveOutput) {
+  constructor(session: CallHost, tool: FinalizedTool, request: ExecuteRequest, callId: string, toolSignal: LazyAbortSignal, live: LiveOutput) {
     const toolset = session.toolset!;
     const params = session.currentParams(tool.definition, tool.params);
-    this.callId = request.callId;
+    this.callId = callId;
     this.cwd = callCwd(session, request);
     this.params = params;
     this.contractVersion = tool.contractVersion;

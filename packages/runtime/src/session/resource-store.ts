@@ -25,7 +25,10 @@ export class ResourceStore {
    * id (from disk or initial state) is decoded now and, when it fits, becomes the value.
    */
   register<T>(key: ResourceKey<T>): void {
-    const at = slot(key.category, key.id);
+    this.#registerAt(slotOf(key), key);
+  }
+
+  #registerAt<T>(at: string, key: ResourceKey<T>): void {
     if (this.#known.has(at)) return;
     this.#known.set(at, key as ResourceKey<unknown>);
     if (this.#pending.has(at)) {
@@ -42,22 +45,24 @@ export class ResourceStore {
 
   /** The current value, creating the initial one on first use. */
   get<T>(key: ResourceKey<T>): T {
-    this.register(key);
-    const found = this.#values.get(slot(key.category, key.id));
+    const at = slotOf(key);
+    this.#registerAt(at, key);
+    const found = this.#values.get(at);
     if (found) return found.value as T;
     const initial = key.initial();
-    this.#values.set(slot(key.category, key.id), { category: key.category, value: initial });
+    this.#values.set(at, { category: key.category, value: initial });
     return initial;
   }
 
   /** Whether the resource has a value. */
   has(key: ResourceKey<unknown>): boolean {
-    return this.#values.has(slot(key.category, key.id));
+    return this.#values.has(slotOf(key));
   }
 
   set<T>(key: ResourceKey<T>, value: T): void {
-    this.register(key);
-    this.#values.set(slot(key.category, key.id), { category: key.category, value });
+    const at = slotOf(key);
+    this.#registerAt(at, key);
+    this.#values.set(at, { category: key.category, value });
     this.#changed();
   }
 
@@ -141,4 +146,20 @@ export class ResourceStore {
 
 function slot(category: ResourceCategory, id: string): string {
   return `${category}/${id}`;
+}
+
+/**
+ * Each key's slot, made once: a slot built per lookup is a new string the map hashes again each
+ * time, and a cheap tool call looks its state up several times (issue #18). A key's id and
+ * category are fixed once made (defineResource freezes it).
+ */
+const SLOTS = new WeakMap<ResourceKey<unknown>, string>();
+
+function slotOf(key: ResourceKey<unknown>): string {
+  let at = SLOTS.get(key);
+  if (at === undefined) {
+    at = slot(key.category, key.id);
+    SLOTS.set(key, at);
+  }
+  return at;
 }

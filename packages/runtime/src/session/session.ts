@@ -23,6 +23,7 @@ import type { FinalizedToolset } from "../finalize/finalized-toolset.js";
 import type { FinalizeInput, FinalizeOutcome } from "../finalize/finalize-types.js";
 import type { VersionCatalog } from "../finalize/behavior-presets.js";
 import { runTool, runToolTracked } from "../execute/run-tool.js";
+import { CallsInFlight } from "./calls-in-flight.js";
 import type { CallHost } from "../execute/call-host.js";
 import type { ExecuteOutcome, ExecuteRequest } from "../execute/execute-types.js";
 import { ToolsetConfiguration, type StateNotSaved } from "../toolset-config/toolset-configuration.js";
@@ -116,7 +117,7 @@ export class Session implements SessionHandle, CallHost {
   #persister: StatePersister | undefined;
   readonly #services = new Map<string, unknown>();
   readonly #serviceKeys = new Map<string, ServiceKey<unknown, SessionHandle>>();
-  readonly #active = new Set<Promise<unknown>>();
+  readonly #inFlight = new CallsInFlight();
   #onNotification: SessionOptions["onNotification"];
   readonly #callResults: CallResults;
 
@@ -308,10 +309,10 @@ export class Session implements SessionHandle, CallHost {
           },
         };
       }
-      const run = runToolTracked(this, { ...request, callId });
+      const run = runToolTracked(this, request, callId);
+      this.#inFlight.begin();
       const answer = run.answer.then((outcome) => this.#durable(outcome, request.toolName));
-      this.#active.add(answer);
-      void answer.finally(() => this.#active.delete(answer));
+      void answer.finally(() => this.#inFlight.end());
       const settled = run.settled.then((outcome) => (run.cut ? this.#durable(outcome, request.toolName) : answer));
       const recorded = this.#callResults.track(callId, fingerprint, request.toolName, settled);
       const outcome = await answer;
@@ -339,10 +340,21 @@ export class Session implements SessionHandle, CallHost {
   }
 
   #run(request: ExecuteRequest, callId: string): Promise<ExecuteOutcome> {
-    const run = runTool(this, { ...request, callId }).then((outcome) => this.#durable(outcome, request.toolName));
-    this.#active.add(run);
-    void run.finally(() => this.#active.delete(run));
-    return run;
+    this.#inFlight.begin();
+    return runTool(this, request, callId).then(
+      (outcome) => {
+        // Most calls change no state: they end here, without a turn for the state write.
+        if (!this.#persister?.hasPendingChanges) {
+          this.#inFlight.end();
+          return outcome;
+        }
+        return this.#durable(outcome, request.toolName).finally(() => this.#inFlight.end());
+      },
+      (error: unknown) => {
+        this.#inFlight.end();
+        throw error;
+      },
+    );
   }
 
   /**
@@ -379,7 +391,7 @@ export class Session implements SessionHandle, CallHost {
    * snapshot durably, and returns `{params, state}` with empty categories omitted.
    */
   async snapshotState(): Promise<Record<string, unknown>> {
-    while (this.#active.size > 0) await Promise.allSettled([...this.#active]);
+    while (this.#inFlight.count > 0) await this.#inFlight.idle();
     // The host gets the state even when the disk write fails (logged).
     await this.#persister?.flush(true).catch((error: unknown) => this.log.error({ err: error, dir: this.sessionDir }, "cannot write tool state"));
     return this.resources.serialize() as Record<string, unknown>;
@@ -387,7 +399,7 @@ export class Session implements SessionHandle, CallHost {
 
   /** Waits for running calls, writes pending state and disposes services. */
   async close(): Promise<void> {
-    while (this.#active.size > 0) await Promise.allSettled([...this.#active]);
+    while (this.#inFlight.count > 0) await this.#inFlight.idle();
     await this.#persister?.flush().catch((error: unknown) => this.log.error({ err: error }, "final state write failed"));
     for (const [name, service] of this.#services) {
       await Promise.resolve(this.#serviceKeys.get(name)?.dispose?.(service)).catch((error: unknown) =>

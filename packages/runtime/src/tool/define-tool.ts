@@ -124,8 +124,13 @@ export interface ToolSpec<I extends TSchema, O extends TSchema, P> {
   reminders?: readonly ReminderDefinition[];
   /** Rewrites the raw input object before validation (lenient booleans and integers, aliases). */
   normalizeInput?: (raw: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Runs the tool. A tool with nothing to wait for may return its result directly: the call is then
+   * answered in the same turn, without the promise, cancel listener and deadline timer a body that
+   * waits needs (issue #18); a body that returns a promise races the caller's cancel and deadline.
+   */
   // Method syntax on purpose: it lets a typed tool be held as an AnyToolDefinition (bivariant parameters).
-  execute(input: Static<I>, ctx: ToolContext<P>): Promise<ToolResult<Static<O>>>;
+  execute(input: Static<I>, ctx: ToolContext<P>): Promise<ToolResult<Static<O>>> | ToolResult<Static<O>>;
 }
 
 /** A tool definition, branded so that any copy of the runtime recognises it. */

@@ -9,17 +9,26 @@ import { copyTodoMap, emptyTodoMap } from "./state.js";
 
 /** Throws INVALID_INPUT with the reference's message when an id appears twice in one request. */
 export function assertUniqueIds(updates: readonly TodoUpdate[]): void {
+  // A list of a few items is checked pair by pair: no set to build for the usual one-item update (#18).
+  if (updates.length <= 8) {
+    for (let i = 1; i < updates.length; i++) {
+      for (let j = 0; j < i; j++) if (updates[j]!.id === updates[i]!.id) throw duplicateId(updates[i]!.id);
+    }
+    return;
+  }
   const seen = new Set<string>();
   for (const update of updates) {
-    if (seen.has(update.id)) {
-      const message = `Duplicate todo ID in request: "${update.id}". Each todo item must have a unique ID.`;
-      throw new ToolError(ErrorCode.INVALID_INPUT, message, {
-        suggestion: "Send each todo id at most once per call.",
-        details: { type: "Todo", DuplicateId: message },
-      });
-    }
+    if (seen.has(update.id)) throw duplicateId(update.id);
     seen.add(update.id);
   }
+}
+
+function duplicateId(id: string): ToolError {
+  const message = `Duplicate todo ID in request: "${id}". Each todo item must have a unique ID.`;
+  return new ToolError(ErrorCode.INVALID_INPUT, message, {
+    suggestion: "Send each todo id at most once per call.",
+    details: { type: "Todo", DuplicateId: message },
+  });
 }
 
 function hasNoContent(update: TodoUpdate): boolean {

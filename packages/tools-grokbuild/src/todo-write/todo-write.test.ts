@@ -131,6 +131,16 @@ test("duplicate ids are INVALID_INPUT with the reference's text and leave the st
   expect(Object.keys(session.resources.get(todoStateResource).todos)).toEqual(["keep"]);
 });
 
+test.each([3, 12])("in a list of %i items the first repeated id is named (short lists are checked pairwise, long ones with a set)", async (n) => {
+  const todos = Array.from({ length: n }, (_, i) => ({ id: `t${i}`, content: `${i}` }));
+  todos.push({ id: "t1", content: "again" }, { id: "t0", content: "again" });
+  const r = await call({ merge: false, todos });
+  expect(r.ok).toBe(false);
+  if (r.ok) return;
+  expect(r.error.code).toBe(ErrorCode.INVALID_INPUT);
+  expect(r.error.message).toBe('Duplicate todo ID in request: "t1". Each todo item must have a unique ID.');
+});
+
 test("an unknown status is rejected", async () => {
   const r = await call({ todos: [{ id: "x", status: "done" }] });
   expect(r.ok).toBe(false);

@@ -20,7 +20,8 @@ export const todoWrite = defineTool({
   },
   resources: [todoStateResource],
   normalizeInput: (raw) => coerceKeys(raw, ["merge"], lenientBool),
-  async execute(input, ctx) {
+  // Not async: nothing to wait for, so the call is answered in the same turn (issue #18).
+  execute(input, ctx) {
     assertUniqueIds(input.todos);
     const resources = ctx.session.resources;
     const current = resources.get(todoStateResource);
