@@ -132,16 +132,20 @@ export function toTruncationConfig(c: TruncationConfigInput): TruncationConfig {
 /** An ExecuteToolRequest as the runtime's flattened request. */
 export function fromExecuteRequest(req: ExecuteToolRequest, signal: CallSignal): ExecuteRequest {
   const o = req.options;
+  // One shape for every request, an absent option undefined: conditional spreads made a temporary
+  // object each and a request shape per combination of options, for the runtime to tell apart (#18).
   return {
     toolName: req.toolName,
     inputJson: req.inputJson,
-    ...(req.callId ? { callId: req.callId } : {}),
-    ...(o?.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+    callId: req.callId || undefined,
+    timeoutMs: o?.timeoutMs || undefined,
     background: o?.background ?? false,
     outputFormat: o?.outputFormat === OutputFormat.OUTPUT_FORMAT_CONCISE ? "concise" : "default",
-    ...(o?.workingDirectory ? { workingDirectory: o.workingDirectory } : {}),
-    includeFields: o?.includeFields ?? [],
-    excludeFields: o?.excludeFields ?? [],
+    workingDirectory: o?.workingDirectory || undefined,
+    includeFields: o?.includeFields ?? NO_FIELDS,
+    excludeFields: o?.excludeFields ?? NO_FIELDS,
     signal,
   };
 }
+
+const NO_FIELDS: readonly string[] = Object.freeze([]);

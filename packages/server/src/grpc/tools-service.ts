@@ -23,7 +23,7 @@ import { SESSION_ID_HEADER, sessionIdOf } from "../sessions/session-id.js";
 import { NO_METRICS, type ServerMetrics } from "../metrics/server-metrics.js";
 import { beginCall, type CallNotes } from "./call-log.js";
 import { categoryName, fromExecuteRequest, fromTruncationConfig, toExecuteResponse, toMetadata, toProtoError, toToolInfo, toViolation } from "./to-proto.js";
-import { grpcError, statusFor, unaryHandler } from "./unary-handler.js";
+import { AnswerTrailers, grpcError, statusFor, unaryHandler } from "./unary-handler.js";
 import { fitResult } from "./oversized-result.js";
 import { DEFAULT_LIVE_OUTPUT_BUFFER_BYTES, LIVE_OUTPUT_HEADER, LiveOutputWriter } from "./live-output.js";
 import { createDeprecatedHandlers } from "./deprecated-rpcs.js";
@@ -67,22 +67,20 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
   const service: GrokToolsServiceServer = {
     executeTool: unaryHandler(ctx, "ExecuteTool", (req: ExecuteToolRequest, call, trailers, notes) => {
       notes.tool = req.toolName;
-      // Listening from the handler's first turn, and looking at `call.cancelled` too: on a busy server
-      // the client's cancel can be processed before the handler runs (or while a routed session warm-starts),
-      // and a missed event would let a cancelled call still run its command later.
-      // A CallCancellation rather than an AbortController: the latter's EventTarget was a fifth of a
-      // cheap call's server CPU (#18).
-      const controller = new CallCancellation();
-      const onCancel = () => controller.abort(new Error("cancelled"));
-      call.on("cancelled", onCancel);
-      if (call.cancelled) onCancel();
-      return withSession(ctx, call.metadata, async (session) => {
+      // The call's cancel reads `call.cancelled` whenever the runtime asks and listens to the call's
+      // event while the runtime listens: on a busy server the client's cancel can be processed before
+      // the handler runs (or while a routed session warm-starts), and a missed one would let a
+      // cancelled call still run its command later. A CallCancellation rather than an AbortController:
+      // the latter's EventTarget was a fifth of a cheap call's server CPU (#18).
+      const cancellation = new CallCancellation(call);
+      return withSession(ctx, call.metadata, (session) => {
         notes.sessionId ??= session.id;
-        const outcome = await session.execute(fromExecuteRequest(req, controller));
-        noteOutcome(notes, outcome);
-        if (outcome.replayed) trailers.set(REPLAYED_TRAILER, "true");
-        return toExecuteResponse(fitResult(outcome, req.toolName, ctx.maxMessageBytes ?? MAX_MESSAGE_BYTES));
-      }).finally(() => call.off("cancelled", onCancel));
+        return session.execute(fromExecuteRequest(req, cancellation)).then((outcome) => {
+          noteOutcome(notes, outcome);
+          if (outcome.replayed) trailers.set(REPLAYED_TRAILER, "true");
+          return toExecuteResponse(fitResult(outcome, req.toolName, ctx.maxMessageBytes ?? MAX_MESSAGE_BYTES));
+        });
+      });
     }),
 
     executeToolStream: (call: ServerWritableStream<ExecuteToolRequest, ToolStreamChunk>) => {
@@ -136,7 +134,7 @@ async function finalizeIn(
   session: Session,
   req: FinalizeToolServerConfigRequest,
   routedId: string | undefined,
-  trailers: Metadata,
+  trailers: AnswerTrailers,
 ): Promise<FinalizeToolServerConfigResponse> {
   if (session.finalized) {
     throw grpcError(GrpcStatus.FAILED_PRECONDITION, "Tool configuration is already finalized for this session; the toolset is locked.");

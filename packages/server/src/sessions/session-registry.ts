@@ -98,14 +98,23 @@ export class SessionRegistry {
   }
 
   /**
-   * Runs `fn` in the session the call names, counted as one of its running calls. Throws a
+   * Runs `fn` in the session the call names, counted as one of its running calls. Rejects with a
    * ServiceError: INVALID_ARGUMENT for an unusable header, RESOURCE_EXHAUSTED past a limit,
    * UNAVAILABLE once the registry is closing.
    */
-  async run<T>(metadata: Metadata, fn: (session: Session) => Promise<T> | T): Promise<T> {
-    const id = sessionIdOf(metadata);
-    // The default session is the single-tenant mode of before: no per-session call limit.
-    if (id === undefined) return fn(this.#options.defaultSession);
+  run<T>(metadata: Metadata, fn: (session: Session) => Promise<T> | T): Promise<T> {
+    // Not async: a call to the default session then costs no extra promise and turn (#18).
+    try {
+      const id = sessionIdOf(metadata);
+      // The default session is the single-tenant mode of before: no per-session call limit.
+      if (id === undefined) return Promise.resolve(fn(this.#options.defaultSession));
+      return this.#runRouted(id, fn);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async #runRouted<T>(id: string, fn: (session: Session) => Promise<T> | T): Promise<T> {
     const entry = await this.#acquire(id);
     try {
       return await fn(entry.session);
