@@ -1,10 +1,12 @@
 /**
  * What ExecuteTool makes of `input_json` before a tool runs: text that is not JSON, JSON that is
  * not an object, and strings holding a lone surrogate (escaped or raw, in a key or a value, at any
- * depth) are INVALID_INPUT, and the tool does not run; a well-formed pair passes.
+ * depth) are INVALID_INPUT, and the tool does not run; a well-formed pair passes. The object a
+ * tool's normalizeInput gets holds the input's top-level keys under their canonical names, without
+ * `__proto__`, and is the call's own (issue #18: used without a copy when no key is renamed).
  */
-import { ErrorCode } from "../src/index.js";
-import { type Session } from "../src/host.js";
+import { ErrorCode, Type, defineNamespace, defineTool } from "../src/index.js";
+import { ToolRegistry, type Session } from "../src/host.js";
 import { makeSession, tempDirs } from "./fixtures.js";
 
 describe("tool input parsing", () => {
@@ -61,5 +63,59 @@ describe("tool input parsing", () => {
     if (array.ok) throw new Error("expected an error");
     expect(array.error).toMatchObject({ code: ErrorCode.INVALID_INPUT, message: "Tool input must be a JSON object" });
     expect(await count()).toBe("count 1");
+  });
+});
+
+/** Shows the input it was given: its own keys, in order, and each key's JSON value. */
+const echo = defineTool({
+  id: "echo",
+  kind: "other",
+  description: "Echo.",
+  input: Type.Object({ text: Type.String(), flag: Type.Optional(Type.Boolean()) }, { additionalProperties: true }),
+  output: Type.Object({ type: Type.Literal("Text") }, { additionalProperties: true }),
+  // In place, as the ToolSpec allows: the object is this call's own.
+  normalizeInput: (raw) => {
+    if (raw.flag === "yes") raw.flag = true;
+    return raw;
+  },
+  execute: (input) => ({
+    output: { type: "Text" as const },
+    promptText: JSON.stringify(Object.entries(input)),
+  }),
+});
+
+describe("the input object a tool gets", () => {
+  let dirs: Awaited<ReturnType<typeof tempDirs>>;
+  let session: Session;
+  beforeEach(async () => {
+    dirs = await tempDirs();
+    session = makeSession(dirs, { registry: ToolRegistry.of([defineNamespace({ name: "Echo", apiVersion: 1, tools: [echo] })]) });
+  });
+  afterEach(async () => {
+    await session.close();
+    await dirs.cleanup();
+  });
+
+  async function echoed(inputJson: string, toolName = "echo"): Promise<string> {
+    const r = await session.execute({ toolName, inputJson });
+    if (!r.ok) throw new Error(r.error.message);
+    return r.promptText;
+  }
+
+  it("passes canonical keys as they are, normalized in place, and drops an own __proto__ key", async () => {
+    const out = await session.finalize({ tools: [{ id: "Echo:echo" }] });
+    if (!out.ok) throw new Error(out.message);
+    expect(await echoed('{"text":"a","flag":"yes","extra":[1]}')).toBe('[["text","a"],["flag",true],["extra",[1]]]');
+    expect(await echoed('{"text":"a","__proto__":{"polluted":true},"after":1}')).toBe('[["text","a"],["after",1]]');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("gives renamed keys back their canonical names, in the order sent", async () => {
+    const out = await session.finalize({ tools: [{ id: "Echo:echo", nameOverride: "say", paramsNameOverrides: { text: "words" } }] });
+    if (!out.ok) throw new Error(out.message);
+    expect(await echoed('{"flag":"yes","words":"hi"}', "say")).toBe('[["flag",true],["text","hi"]]');
+    expect(await echoed('{"words":"hi","__proto__":1}', "say")).toBe('[["text","hi"]]');
+    // The canonical name sent beside the client one passes through too; the later key wins.
+    expect(await echoed('{"words":"hi","text":"raw"}', "say")).toBe('[["text","raw"]]');
   });
 });

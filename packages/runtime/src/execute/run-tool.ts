@@ -252,14 +252,8 @@ function parseInput(tool: FinalizedTool, inputJson: string): Record<string, unkn
   if (!isPlainObject(raw)) {
     throw ToolError.invalidInput("Tool input must be a JSON object", { suggestion: "Send the tool input as a JSON object." });
   }
-  // Top-level keys only: client names back to canonical ones; unknown keys pass through (spec §2.7).
-  const renamed: Record<string, unknown> = {};
-  // for...in rather than Object.entries: no array per key (a parsed JSON object has no inherited keys).
-  for (const key in raw) {
-    const canonical = Object.hasOwn(tool.reverseParamNames, key) ? tool.reverseParamNames[key]! : key;
-    if (canonical === "__proto__") continue;
-    renamed[canonical] = raw[key];
-  }
+  // The parsed object is the call's own: it is used as it is unless a key must be renamed or dropped.
+  const renamed = needsRenaming(tool, raw) ? renameKeys(tool, raw) : raw;
   const normalized = tool.definition.normalizeInput?.(renamed) ?? renamed;
   const problem = firstProblem(tool.canonicalInputSchema, normalized, (name) => tool.paramNames[name] ?? name);
   if (problem) {
@@ -270,6 +264,30 @@ function parseInput(tool: FinalizedTool, inputJson: string): Record<string, unkn
     throw new ToolError(code, problem.message, { details: { field } });
   }
   return normalized;
+}
+
+/**
+ * Whether any top-level key of the input is a client name to turn back into its canonical one, or
+ * `__proto__` (dropped): most inputs use the canonical names and need no copy (issue #18).
+ */
+function needsRenaming(tool: FinalizedTool, raw: Record<string, unknown>): boolean {
+  const reverse = tool.reverseParamNames;
+  // for...in rather than Object.keys: no array per call (a parsed JSON object has no inherited keys).
+  for (const key in raw) {
+    if (key === "__proto__" || (Object.hasOwn(reverse, key) && reverse[key] !== key)) return true;
+  }
+  return false;
+}
+
+/** Top-level keys only: client names back to canonical ones; unknown keys pass through (spec §2.7). */
+function renameKeys(tool: FinalizedTool, raw: Record<string, unknown>): Record<string, unknown> {
+  const renamed: Record<string, unknown> = {};
+  for (const key in raw) {
+    const canonical = Object.hasOwn(tool.reverseParamNames, key) ? tool.reverseParamNames[key]! : key;
+    if (canonical === "__proto__") continue;
+    renamed[canonical] = raw[key];
+  }
+  return renamed;
 }
 
 /**

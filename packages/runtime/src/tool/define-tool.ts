@@ -122,7 +122,10 @@ export interface ToolSpec<I extends TSchema, O extends TSchema, P> {
   resources?: readonly ResourceKey<any>[];
   /** Cross-cutting reminders this tool brings (run once per session, whoever declares them). */
   reminders?: readonly ReminderDefinition[];
-  /** Rewrites the raw input object before validation (lenient booleans and integers, aliases). */
+  /**
+   * Rewrites the raw input object before validation (lenient booleans and integers, aliases). `raw`
+   * is the call's own object, parsed for this call: it may be changed in place and returned.
+   */
   normalizeInput?: (raw: Record<string, unknown>) => Record<string, unknown>;
   /**
    * Runs the tool. A tool with nothing to wait for may return its result directly: the call is then

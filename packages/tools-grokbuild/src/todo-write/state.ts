@@ -18,15 +18,21 @@ export function emptyTodoMap(): Record<string, TodoItem> {
   return Object.create(null) as Record<string, TodoItem>;
 }
 
-/** A prototype-free copy of a todo map (items cloned), in the same key order. */
-export function copyTodoMap(todos: Readonly<Record<string, TodoItem>>): Record<string, TodoItem> {
+/**
+ * A prototype-free copy of a todo map (items cloned), in the same key order. With `list`, each copied
+ * item is also pushed onto it, in that order: the output's list and snapshot share their items, and
+ * Object.values of a prototype-free map (a dictionary in V8) was ~440 B and ~0.2 µs per todo_write (#18).
+ */
+export function copyTodoMap(todos: Readonly<Record<string, TodoItem>>, list?: TodoItem[]): Record<string, TodoItem> {
   const out = emptyTodoMap();
   // Items are JSON: strings, plus an optional `meta` of any JSON. Only an object `meta` needs the deep
   // copy; a spread copies the rest in the same key order (issue #18: structuredClone of every item, three
   // times per todo_write, was 3% of the server's time for a one-item list).
   for (const id in todos) {
     const item = todos[id]!;
-    out[id] = typeof item.meta === "object" && item.meta !== null ? structuredClone(item) : { ...item };
+    const copy = typeof item.meta === "object" && item.meta !== null ? structuredClone(item) : { ...item };
+    out[id] = copy;
+    list?.push(copy);
   }
   return out;
 }

@@ -1,10 +1,10 @@
 /** `GrokBuild:todo_write`: the session's structured task list (spec §4.6). */
 import { defineTool } from "@grok-tools/runtime";
-import { coerceKeys, lenientBool } from "@grok-tools/runtime/helpers";
+import { lenientBool, normalizeKey } from "@grok-tools/runtime/helpers";
 import { loadDescription } from "../shared/description.js";
 import { applyTodoUpdates, assertUniqueIds, effectiveMerge } from "./execute.js";
 import { summarizeTodoState } from "./format.js";
-import { TodoWriteInput, TodoWriteOutput } from "./schema.js";
+import { TodoWriteInput, TodoWriteOutput, type TodoItem } from "./schema.js";
 import { copyTodoMap, sameTodoState, todoStateResource } from "./state.js";
 
 /** The `todo_write` tool definition. */
@@ -19,7 +19,11 @@ export const todoWrite = defineTool({
     TodosUpdated: { description: "The summary, the todos in order, and the full state snapshot" },
   },
   resources: [todoStateResource],
-  normalizeInput: (raw) => coerceKeys(raw, ["merge"], lenientBool),
+  // In place (the object is the call's own): no copy of the input per call (#18).
+  normalizeInput: (raw) => {
+    normalizeKey(raw, "merge", lenientBool);
+    return raw;
+  },
   // Not async: nothing to wait for, so the call is answered in the same turn (issue #18).
   execute(input, ctx) {
     assertUniqueIds(input.todos);
@@ -31,11 +35,12 @@ export const todoWrite = defineTool({
     if (!sameTodoState(next, current)) resources.set(todoStateResource, next);
     const summary = summarizeTodoState(next);
     // One copy for the output's list and snapshot (they hold the same items): the state keeps `next`.
-    const shown = copyTodoMap(next.todos);
+    const list: TodoItem[] = [];
+    const shown = copyTodoMap(next.todos, list);
     return {
       output: {
         type: "Todo" as const,
-        TodosUpdated: { summary_for_prompt: summary, todos: Object.values(shown), state: { todos: shown } },
+        TodosUpdated: { summary_for_prompt: summary, todos: list, state: { todos: shown } },
       },
       promptText: summary,
     };
