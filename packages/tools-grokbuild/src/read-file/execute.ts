@@ -51,19 +51,33 @@ function rustLineCount(text: string): number {
   return text.endsWith("\n") ? pieces - 1 : pieces;
 }
 
-/** Reads a file for read_file; `legacy` selects the 0.4.10 behaviour. */
-export async function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFileParams>, legacy: boolean): Promise<ReadFileRun> {
+/**
+ * Reads a file for read_file; `legacy` selects the 0.4.10 behaviour. A small text file that needs no
+ * await is read and answered at once, without a promise (issue #18: the runtime then answers the call
+ * in the same turn); any other read returns a promise. Bad input throws.
+ */
+export function runReadFile(input: ReadFileInput, ctx: ToolContext<ReadFileParams>, legacy: boolean): ReadFileRun | Promise<ReadFileRun> {
   if (input.limit !== undefined && input.limit < 0) {
     throw ToolError.invalidInput(`invalid value: integer \`${input.limit}\`, expected usize`, {
       suggestion: `Give ${ctx.names.ownParam("limit")} as a non-negative number of lines.`,
     });
   }
-  const session = ctx.session;
   const joined = resolveModelPath(ctx.cwd, input.target_file);
   const display = displayJoin(ctx.cwd, input.target_file);
   const skill = isSkillMarkdown(joined);
-  const now = readTextNow(input, ctx, joined, display, skill, legacy);
-  if (now !== undefined) return now;
+  return readTextNow(input, ctx, joined, display, skill, legacy) ?? readThroughLock(input, ctx, legacy, joined, display, skill);
+}
+
+/** The usual read: the real path, the gitignore check, the shared lock, images, PDFs, cursor rules. */
+async function readThroughLock(
+  input: ReadFileInput,
+  ctx: ToolContext<ReadFileParams>,
+  legacy: boolean,
+  joined: string,
+  display: string,
+  skill: boolean,
+): Promise<ReadFileRun> {
+  const session = ctx.session;
   let target = joined;
   let canonical = await realpathFast(joined).catch(async (error: unknown) => {
     if (errnoCode(error) !== "ENOENT") return joined;
