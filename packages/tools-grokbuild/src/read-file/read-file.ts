@@ -2,7 +2,7 @@
 import { defineTool } from "@grok-tools/runtime";
 import { lenientInteger } from "@grok-tools/runtime/helpers";
 import { loadDescription } from "../shared/description.js";
-import { runReadFile, type ReadFileRun } from "./execute.js";
+import { runReadFile } from "./execute.js";
 import { READ_FILE_PARAMS_DEFAULTS, ReadFileInput, ReadFileOutput, ReadFileParams } from "./schema.js";
 import { LEGACY_0_4_10 } from "./versions/legacy-0-4-10.js";
 import { CURSOR_RULES_ON_READ } from "./cursor-rules.js";
@@ -41,13 +41,6 @@ export const readFile = defineTool({
   params: { resourceId: READ_FILE_PARAMS_ID, schema: ReadFileParams, defaults: READ_FILE_PARAMS_DEFAULTS },
   contractVersions: ["current", LEGACY_0_4_10],
   normalizeInput: normalizeReadFileInput,
-  // A read made at once is answered without a promise (issue #18).
-  execute(input, ctx) {
-    const run = runReadFile(input, ctx, ctx.contractVersion === LEGACY_0_4_10);
-    return run instanceof Promise ? run.then(toResult) : toResult(run);
-  },
+  // The read's own result (output and prompt text), at once when it was made at once (issue #18).
+  execute: (input, ctx) => runReadFile(input, ctx, ctx.contractVersion === LEGACY_0_4_10),
 });
-
-function toResult(run: ReadFileRun): { output: ReadFileRun["output"]; promptText: string } {
-  return { output: run.output, promptText: run.promptText };
-}
