@@ -1,27 +1,22 @@
 /**
- * The wire encoding of ExecuteToolResponse: byte for byte what the generated encoder writes, without
- * its intermediate buffers for large results. It does not decide what a response holds (to-proto.ts).
+ * The wire encoding of ExecuteToolResponse and ToolStreamChunk: byte for byte what the generated
+ * encoder writes, without its intermediate buffers. It does not decide what a response holds (to-proto.ts).
  */
-import { ExecuteToolResponse, ToolStreamChunk, type StreamDataChunk } from "@grok-tools/proto";
+import { ExecuteToolResponse, ToolStreamChunk, type ExecutionMetadata, type StreamDataChunk } from "@grok-tools/proto";
 
 /**
- * Results with at least this many UTF-16 units (output_json + prompt_text) are encoded into one buffer
- * of the exact size. Below it the generated encoder's copies are a few small allocations.
- */
-export const EXACT_SIZE_ENCODING_MIN_CHARS = 16 * 1024;
-
-/**
- * One writer for the small responses, reused: a fresh one starts at 128 bytes and doubles its way to
- * the message's size, each step a new zeroed buffer (issue #18: a few microseconds of a cheap call).
- * Encoding is synchronous, so calls never share it; `finish()` copies the bytes out and rewinds it.
- * A writer grown past SHARED_WRITER_MAX_BYTES (a large error detail) is dropped, not kept.
+ * One writer for the responses the generated encoder writes (errors, and a success it must take, see
+ * encodeSuccess), reused: a fresh one starts at 128 bytes and doubles its way to the message's size,
+ * each step a new zeroed buffer (issue #18: a few microseconds of a cheap call). Encoding is
+ * synchronous, so calls never share it; `finish()` copies the bytes out and rewinds it. A writer
+ * grown past SHARED_WRITER_MAX_BYTES (a large error detail) is dropped, not kept.
  */
 type Writer = ReturnType<typeof ExecuteToolResponse.encode>;
 const SHARED_WRITER_MAX_BYTES = 64 * 1024;
 let sharedWriter: Writer | undefined;
 
 /** `response` through the generated encoder with the shared writer. */
-function encodeSmall(response: ExecuteToolResponse): Uint8Array {
+function encodeWithSharedWriter(response: ExecuteToolResponse): Uint8Array {
   // An empty message writes nothing: encoding one gives a fresh, empty writer of the generated type.
   const writer = sharedWriter ?? ExecuteToolResponse.encode(EMPTY_RESPONSE);
   // Out of the slot while in use: an encoder that throws half-way leaves its writer behind, not shared.
@@ -32,62 +27,122 @@ function encodeSmall(response: ExecuteToolResponse): Uint8Array {
 }
 const EMPTY_RESPONSE = ExecuteToolResponse.fromPartial({});
 
-/** Tag of ExecuteToolResponse.success (field 2) and of ToolSuccess.output_json (field 2), length-delimited. */
-const FIELD_2_TAG = 18;
-/** Tag of ToolSuccess.prompt_text (field 3), length-delimited. */
-const FIELD_3_TAG = 26;
+/** Tags (field number << 3 | wire type) of the fields written here: 0 is a varint, 2 length-delimited. */
+const FIELD_1_BYTES_TAG = 10;
+const FIELD_2_BYTES_TAG = 18;
+const FIELD_3_BYTES_TAG = 26;
+const FIELD_4_BYTES_TAG = 34;
+const FIELD_5_BYTES_TAG = 42;
+const FIELD_1_VARINT_TAG = 8;
+const FIELD_2_VARINT_TAG = 16;
+const FIELD_3_VARINT_TAG = 24;
 
 /**
- * The gRPC serializer of ExecuteTool (`responseSerialize`). Issue #18: for a read_file of 2 000 lines
- * (about 300 KB on the wire) the generated path grew its buffer by doubling to three bytes per UTF-16
- * unit (about 1 MB, zero-filled, copied at each step), then sliced it and copied the slice again into
- * a Buffer: fresh memory of several times the message, which on a VM whose page faults are slow cost
- * more than the tool itself. Here the sizes are measured first and the bytes written once.
+ * The gRPC serializer of ExecuteTool (`responseSerialize`). A success, the answer of nearly every
+ * call, is measured first and written once into a buffer of its exact size. Issue #18: for a
+ * read_file of 2 000 lines (about 300 KB on the wire) the generated path grew its buffer by
+ * doubling to three bytes per UTF-16 unit (about 1 MB, zero-filled, copied at each step), then
+ * sliced it and copied the slice again into a Buffer, which on a VM whose page faults are slow cost
+ * more than the tool itself; for a cheap call (todo_write) its text encodings, nested writers and
+ * joins were twice the time of writing the bytes here (2.2-2.6 against 0.8-1.1 µs in process).
+ * Errors and anything encodeSuccess does not cover go through the generated encoder.
  */
 export function serializeExecuteToolResponse(response: ExecuteToolResponse): Buffer {
   const result = response.result;
-  if (result?.$case === "success" && result.value.outputJson.length + result.value.promptText.length >= EXACT_SIZE_ENCODING_MIN_CHARS) {
-    const exact = encodeLargeSuccess(response, result.value.outputJson, result.value.promptText);
+  if (result?.$case === "success") {
+    const exact = encodeSuccess(response.callId, result.value.outputJson, result.value.promptText, response.metadata);
     if (exact) return exact;
   }
-  const bytes = encodeSmall(response);
+  const bytes = encodeWithSharedWriter(response);
   // finish() returns a fresh copy: wrap it rather than copy it again (what Buffer.from(bytes) does).
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**
- * Fields 1 (call_id) and 4 (metadata) come from the generated encoder (small, and their encoding
- * stays its own); field 2 (the success with its two texts) is written here, in field order 1, 2, 4
- * as the generated encoder writes them. Undefined if a text wrote other than its measured size.
+ * A success response in the generated encoder's field order (1 call_id, 2 success with its two
+ * texts, 4 metadata; in the metadata 1 to 5), proto3 zero values left out. Undefined for a number
+ * the varint writer here does not cover (negative, fractional, beyond 2^53: the generated encoder
+ * takes those), or if a text wrote other than its measured size.
  */
-function encodeLargeSuccess(response: ExecuteToolResponse, outputJson: string, promptText: string): Buffer | undefined {
-  const head = ExecuteToolResponse.encode({ callId: response.callId }).finish();
-  const tail = response.metadata === undefined ? undefined : ExecuteToolResponse.encode({ callId: "", metadata: response.metadata }).finish();
-  // proto3: an empty string field is not written.
-  const outputBytes = outputJson === "" ? 0 : Buffer.byteLength(outputJson, "utf8");
-  const promptBytes = promptText === "" ? 0 : Buffer.byteLength(promptText, "utf8");
-  const successBytes =
-    (outputJson === "" ? 0 : 1 + varintSize(outputBytes) + outputBytes) + (promptText === "" ? 0 : 1 + varintSize(promptBytes) + promptBytes);
-  const total = head.byteLength + 1 + varintSize(successBytes) + successBytes + (tail?.byteLength ?? 0);
+function encodeSuccess(callId: string, outputJson: string, promptText: string, metadata: ExecutionMetadata | undefined): Buffer | undefined {
+  if (metadata && !(isVarint(metadata.durationMs) && isVarint(metadata.estimatedTokens) && metadata.estimatedTokens <= INT32_MAX)) return undefined;
+  const callIdBytes = utf8Size(callId);
+  const outputBytes = utf8Size(outputJson);
+  const promptBytes = utf8Size(promptText);
+  const successBytes = textFieldSize(outputBytes) + textFieldSize(promptBytes);
+  let total = textFieldSize(callIdBytes) + 1 + varintSize(successBytes) + successBytes;
+  let toolVersionBytes = 0;
+  let contractVersionBytes = 0;
+  let metadataBytes = 0;
+  if (metadata) {
+    toolVersionBytes = utf8Size(metadata.toolVersion);
+    contractVersionBytes = utf8Size(metadata.contractVersion);
+    metadataBytes =
+      varintFieldSize(metadata.durationMs) +
+      varintFieldSize(metadata.estimatedTokens) +
+      (metadata.truncated ? 2 : 0) +
+      textFieldSize(toolVersionBytes) +
+      textFieldSize(contractVersionBytes);
+    total += 1 + varintSize(metadataBytes) + metadataBytes;
+  }
   const out = Buffer.allocUnsafe(total);
-  out.set(head, 0);
-  let at = head.byteLength;
-  out[at++] = FIELD_2_TAG;
+  let at = writeText(out, 0, FIELD_1_BYTES_TAG, callId, callIdBytes);
+  out[at++] = FIELD_2_BYTES_TAG;
   at = writeVarint(out, at, successBytes);
-  if (outputJson !== "") {
-    out[at++] = FIELD_2_TAG;
-    at = writeVarint(out, at, outputBytes);
-    if (out.write(outputJson, at, outputBytes, "utf8") !== outputBytes) return undefined;
-    at += outputBytes;
+  at = writeText(out, at, FIELD_2_BYTES_TAG, outputJson, outputBytes);
+  at = writeText(out, at, FIELD_3_BYTES_TAG, promptText, promptBytes);
+  if (metadata) {
+    out[at++] = FIELD_4_BYTES_TAG;
+    at = writeVarint(out, at, metadataBytes);
+    at = writeVarintField(out, at, FIELD_1_VARINT_TAG, metadata.durationMs);
+    at = writeVarintField(out, at, FIELD_2_VARINT_TAG, metadata.estimatedTokens);
+    if (metadata.truncated) {
+      out[at++] = FIELD_3_VARINT_TAG;
+      out[at++] = 1;
+    }
+    at = writeText(out, at, FIELD_4_BYTES_TAG, metadata.toolVersion, toolVersionBytes);
+    at = writeText(out, at, FIELD_5_BYTES_TAG, metadata.contractVersion, contractVersionBytes);
   }
-  if (promptText !== "") {
-    out[at++] = FIELD_3_TAG;
-    at = writeVarint(out, at, promptBytes);
-    if (out.write(promptText, at, promptBytes, "utf8") !== promptBytes) return undefined;
-    at += promptBytes;
-  }
-  if (tail) out.set(tail, at);
-  return out;
+  return at === total ? out : undefined;
+}
+
+/** The largest int32 (estimated_tokens): the generated encoder refuses a larger one, and so does this one, through it. */
+const INT32_MAX = 2 ** 31 - 1;
+
+/** A number written here as a varint: a safe non-negative integer (uint64 and int32 agree on those). */
+function isVarint(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+
+/** The UTF-8 size of a text as Buffer.write writes it (a lone surrogate as U+FFFD, 3 bytes). */
+function utf8Size(text: string): number {
+  return text === "" ? 0 : Buffer.byteLength(text, "utf8");
+}
+
+/** Tag, length and bytes of a text field of `bytes` bytes; nothing for an empty one. */
+function textFieldSize(bytes: number): number {
+  return bytes === 0 ? 0 : 1 + varintSize(bytes) + bytes;
+}
+
+function varintFieldSize(value: number): number {
+  return value === 0 ? 0 : 1 + varintSize(value);
+}
+
+/**
+ * Writes a text field measured at `bytes` bytes (nothing when empty); a text that writes another
+ * size leaves `at` where the write ended, so the caller's final size check fails.
+ */
+function writeText(out: Buffer, at: number, tag: number, text: string, bytes: number): number {
+  if (bytes === 0) return at;
+  out[at++] = tag;
+  at = writeVarint(out, at, bytes);
+  return at + out.write(text, at, bytes, "utf8");
+}
+
+function writeVarintField(out: Buffer, at: number, tag: number, value: number): number {
+  if (value === 0) return at;
+  out[at++] = tag;
+  return writeVarint(out, at, value);
 }
 
 function varintSize(value: number): number {
@@ -110,10 +165,6 @@ function writeVarint(out: Buffer, at: number, value: number): number {
 
 /** Data chunks carrying at least this many bytes are encoded into one buffer of the exact size. */
 export const EXACT_SIZE_CHUNK_MIN_BYTES = 4 * 1024;
-
-/** Tags of StreamDataChunk.kind (field 1, varint) and StreamDataChunk.offset (field 3, varint). */
-const FIELD_1_VARINT_TAG = 8;
-const FIELD_3_VARINT_TAG = 24;
 
 /**
  * The gRPC serializer of ExecuteToolStream's chunks (`responseSerialize`). A 64 MiB stream of live
@@ -150,13 +201,13 @@ function encodeLargeDataChunk(callId: string, chunk: StreamDataChunk): Buffer | 
     out.set(head, 0);
     at = head.byteLength;
   }
-  out[at++] = FIELD_2_TAG;
+  out[at++] = FIELD_2_BYTES_TAG;
   at = writeVarint(out, at, inner);
   if (kind !== 0) {
     out[at++] = FIELD_1_VARINT_TAG;
     at = writeVarint(out, at, kind);
   }
-  out[at++] = FIELD_2_TAG;
+  out[at++] = FIELD_2_BYTES_TAG;
   at = writeVarint(out, at, size);
   out.set(data, at);
   at += size;
