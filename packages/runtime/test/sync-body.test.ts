@@ -3,6 +3,7 @@
  * without the promise, cancel listener and deadline timer a waiting body needs). Whatever it does,
  * the caller gets the same answers as from an async body: results, ToolErrors, INTERNAL for a throw
  * or an output that cannot be encoded, with or without reminders, and GetToolState sees its state.
+ * Through `Session.executeNow` such a call that leaves no state to write comes back as its outcome.
  */
 import { ToolRegistry, type Session } from "../src/host.js";
 import { ErrorCode, ToolError, Type, defineNamespace, defineReminder, defineResource, defineTool } from "../src/index.js";
@@ -28,6 +29,7 @@ function syncTool(id: string, reminders: boolean) {
       if (input.mode === "tool_error") throw new ToolError(ErrorCode.INVALID_INPUT, "bad mode", { suggestion: "Send mode ok." });
       if (input.mode === "throw") throw new Error("boom");
       if (input.mode === "unencodable") return { output: { type: "Text" as const, big: 1n as unknown as number }, promptText: "x" };
+      if (input.mode === "peek") return { output: { type: "Text" as const }, promptText: `count ${ctx.session.resources.get(counter).n}` };
       if (input.mode === "timeout") {
         // Busy for longer than the call's deadline: a body that never yields cannot be cut.
         const until = Date.now() + 30;
@@ -82,5 +84,61 @@ describe.each([false, true])("a tool body that returns its result (reminders on:
       error: { code: ErrorCode.CANCELLED },
     });
     expect(await session.snapshotState()).not.toHaveProperty(["state", "sync.Counter"]);
+  });
+});
+
+describe("Session.executeNow", () => {
+  let dirs: Awaited<ReturnType<typeof tempDirs>>;
+  let session: Session;
+  const request = (toolName: string, mode: string) => ({ toolName, inputJson: JSON.stringify({ mode }) });
+  const open = async (reminders: boolean) => {
+    session = makeSession(dirs, { registry: ToolRegistry.of([ns]), validateOutputs: false });
+    const finalized = await session.finalize({ tools: [{ id: "Sync:plain" }, { id: "Sync:reminded" }], systemRemindersEnabled: reminders });
+    expect(finalized.ok).toBe(true);
+  };
+
+  beforeEach(async () => {
+    dirs = await tempDirs();
+  });
+  afterEach(async () => {
+    await session.close();
+    await dirs.cleanup();
+  });
+
+  it("gives the outcome itself for a call answered at once that leaves no state to write, and for a failure found at once", async () => {
+    await open(false);
+    const peek = session.executeNow(request("plain", "peek"));
+    expect(peek).not.toBeInstanceOf(Promise);
+    expect(peek).toMatchObject({ ok: true, promptText: "count 0" });
+    const thrown = session.executeNow(request("plain", "tool_error"));
+    expect(thrown).not.toBeInstanceOf(Promise);
+    expect(thrown).toMatchObject({ ok: false, error: { code: ErrorCode.INVALID_INPUT } });
+    const unparsable = session.executeNow({ toolName: "plain", inputJson: "{" });
+    expect(unparsable).not.toBeInstanceOf(Promise);
+    expect(unparsable).toMatchObject({ ok: false, error: { code: ErrorCode.INVALID_INPUT } });
+  });
+
+  it("gives a promise while the answer waits for a state write", async () => {
+    await open(false);
+    const counted = session.executeNow(request("plain", "ok"));
+    expect(counted).toBeInstanceOf(Promise);
+    expect(await counted).toMatchObject({ ok: true, promptText: "count 1" });
+  });
+
+  it("gives a promise while the answer waits for reminders", async () => {
+    await open(true);
+    const reminded = session.executeNow(request("plain", "peek"));
+    expect(reminded).toBeInstanceOf(Promise);
+    expect(await reminded).toMatchObject({ ok: true, promptText: "count 0\n\n<system-reminder>\na hint\n</system-reminder>" });
+  });
+
+  it("leaves execute a promise for every call, and a call answered at once is not left in flight", async () => {
+    await open(false);
+    const peek = session.execute(request("plain", "peek"));
+    expect(peek).toBeInstanceOf(Promise);
+    expect(await peek).toMatchObject({ ok: true, promptText: "count 0" });
+    session.executeNow(request("plain", "peek"));
+    // GetToolState waits for calls in flight: it would never answer (the test times out) if the call were still counted.
+    await expect(session.snapshotState()).resolves.toBeDefined();
   });
 });

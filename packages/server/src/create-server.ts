@@ -263,7 +263,7 @@ export function createToolsServer(options: ToolsServerOptions): ToolsServer {
     GrokToolsServiceService,
     createToolsService({
       sessionFor: () => session,
-      useSession: (metadata, fn) => sessions.run(metadata, fn),
+      useSession: (metadata, fn) => sessions.runNow(metadata, fn),
       onFinalized,
       admit,
       log,

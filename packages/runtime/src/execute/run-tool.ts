@@ -28,8 +28,8 @@ import { assertPathInsideRoots } from "../fs/confinement.js";
  * at once while the body may still run (and apply its effect); `settled` waits for the body.
  */
 export interface TrackedRun {
-  /** The caller's answer (what {@link runTool} resolves with). */
-  answer: Promise<ExecuteOutcome>;
+  /** The caller's answer (what {@link runTool} gives, as a promise). */
+  readonly answer: Promise<ExecuteOutcome>;
   /**
    * Resolves once nothing of the call runs any more: with the answer itself when the answer came
    * from the body or the body never started; else (the call was cut while the body ran) with the
@@ -46,9 +46,13 @@ interface BodyWatch {
   cut: boolean;
 }
 
-/** Runs one call as `callId`; never rejects. */
-export function runTool(session: CallHost, request: ExecuteRequest, callId: string): Promise<ExecuteOutcome> {
-  return new CallRun(session, request, callId).answer;
+/**
+ * Runs one call as `callId`; never throws or rejects. A call answered in the turn it started (a tool
+ * body that returned its result) comes back as its outcome, any other as a promise of it: the caller
+ * then answers a cheap call without a promise per layer (issue #18).
+ */
+export function runTool(session: CallHost, request: ExecuteRequest, callId: string): ExecuteOutcome | Promise<ExecuteOutcome> {
+  return new CallRun(session, request, callId).first;
 }
 
 /** Runs one call as `callId`, telling also when its tool body really settled (see {@link TrackedRun}). */
@@ -62,7 +66,9 @@ export function runToolTracked(session: CallHost, request: ExecuteRequest, callI
  * made several (issue #18).
  */
 class CallRun implements TrackedRun {
-  readonly answer: Promise<ExecuteOutcome>;
+  /** The answer as the run made it: the outcome itself when the call was answered in the turn it started. */
+  readonly first: ExecuteOutcome | Promise<ExecuteOutcome>;
+  #promised: Promise<ExecuteOutcome> | undefined;
   readonly #session: CallHost;
   readonly #request: ExecuteRequest;
   // Beside the request rather than in a copy of it: a spread of the request was one more object per call (#18).
@@ -77,7 +83,12 @@ class CallRun implements TrackedRun {
     this.#session = session;
     this.#request = request;
     this.#callId = callId;
-    this.answer = this.#run();
+    this.first = this.#run();
+  }
+
+  get answer(): Promise<ExecuteOutcome> {
+    const first = this.first;
+    return (this.#promised ??= first instanceof Promise ? first : Promise.resolve(first));
   }
 
   get settled(): Promise<ExecuteOutcome> {
@@ -105,11 +116,11 @@ class CallRun implements TrackedRun {
   }
 
   /**
-   * Promise chains rather than an async function: a tool body that answers synchronously (most cheap
-   * tools) then costs one promise, not an async frame and a turn per await (#18). Every failure,
-   * thrown or rejected, becomes the call's ToolError outcome.
+   * Promise chains rather than an async function, and no promise at all for a call answered at once:
+   * a tool body that answers synchronously (most cheap tools) then costs no async frame and no turn
+   * (#18). Every failure, thrown or rejected, becomes the call's ToolError outcome.
    */
-  #run(): Promise<ExecuteOutcome> {
+  #run(): ExecuteOutcome | Promise<ExecuteOutcome> {
     const session = this.#session;
     const request = this.#request;
     let tool: FinalizedTool;
@@ -118,7 +129,7 @@ class CallRun implements TrackedRun {
       tool = this.#tool = lookup(session, request.toolName);
       input = parseInput(tool, request.inputJson);
     } catch (caught) {
-      return Promise.resolve(this.#failed(caught));
+      return this.#failed(caught);
     }
     // A per-call working directory moves every relative path and every command: outside the roots
     // it is refused for every tool, before anything tells whether it exists (issue #19).
@@ -131,18 +142,18 @@ class CallRun implements TrackedRun {
     return this.#invokeAndAnswer(tool, input);
   }
 
-  /** Runs the body and makes its answer; a body that returned its result (no promise) is answered in the same turn. */
-  #invokeAndAnswer(tool: FinalizedTool, input: Record<string, unknown>): Promise<ExecuteOutcome> {
+  /** Runs the body and makes its answer; a body that returned its result (no promise) is answered in the same turn, as the outcome itself. */
+  #invokeAndAnswer(tool: FinalizedTool, input: Record<string, unknown>): ExecuteOutcome | Promise<ExecuteOutcome> {
     let body: ToolResult<unknown> | Promise<ToolResult<unknown>>;
     try {
       body = invoke(this.#session, tool, input, this.#request, this.#callId, this.#watch);
       if (!isPromise(body)) {
         const answer = this.#succeeded(tool, body);
         // Reminders make the answer a promise, which may still fail (an output JSON cannot encode).
-        return answer instanceof Promise ? answer.catch((caught: unknown) => this.#failed(caught)) : Promise.resolve(answer);
+        return answer instanceof Promise ? answer.catch((caught: unknown) => this.#failed(caught)) : answer;
       }
     } catch (caught) {
-      return Promise.resolve(this.#failed(caught));
+      return this.#failed(caught);
     }
     return body.then((result) => this.#succeeded(tool, result)).catch((caught: unknown) => this.#failed(caught));
   }

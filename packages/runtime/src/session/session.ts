@@ -257,6 +257,16 @@ export class Session implements SessionHandle, CallHost {
    * call answers EXECUTION_FAILED saying its effect happened but its state is not saved (issue 22.2).
    */
   execute(request: ExecuteRequest): Promise<ExecuteOutcome> {
+    const outcome = this.executeNow(request);
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+  }
+
+  /**
+   * As {@link execute}, but a call answered in the turn it started (a tool body that returned its
+   * result and left no state to write) comes back as its outcome rather than a promise of it, so a
+   * server can answer a cheap call without a promise and a turn per layer (issue #18). Never throws.
+   */
+  executeNow(request: ExecuteRequest): ExecuteOutcome | Promise<ExecuteOutcome> {
     const given = request.callId !== undefined && request.callId !== "";
     if (given && this.#callResults.enabled && this.#hasSideEffects(request.toolName)) return this.#executeOnce(request, request.callId!);
     return this.#run(request, given ? request.callId! : uuidV7());
@@ -339,22 +349,26 @@ export class Session implements SessionHandle, CallHost {
     };
   }
 
-  #run(request: ExecuteRequest, callId: string): Promise<ExecuteOutcome> {
+  #run(request: ExecuteRequest, callId: string): ExecuteOutcome | Promise<ExecuteOutcome> {
     this.#inFlight.begin();
-    return runTool(this, request, callId).then(
-      (outcome) => {
-        // Most calls change no state: they end here, without a turn for the state write.
-        if (!this.#persister?.hasPendingChanges) {
-          this.#inFlight.end();
-          return outcome;
-        }
-        return this.#durable(outcome, request.toolName).finally(() => this.#inFlight.end());
-      },
+    const answer = runTool(this, request, callId);
+    if (!(answer instanceof Promise)) return this.#ended(answer, request.toolName);
+    return answer.then(
+      (outcome) => this.#ended(outcome, request.toolName),
       (error: unknown) => {
         this.#inFlight.end();
         throw error;
       },
     );
+  }
+
+  /** A call's end: most calls change no state, and end here without waiting for a state write. */
+  #ended(outcome: ExecuteOutcome, toolName: string): ExecuteOutcome | Promise<ExecuteOutcome> {
+    if (!this.#persister?.hasPendingChanges) {
+      this.#inFlight.end();
+      return outcome;
+    }
+    return this.#durable(outcome, toolName).finally(() => this.#inFlight.end());
   }
 
   /**

@@ -15,7 +15,7 @@ import { fromTruncationConfig, toTruncationConfig } from "./to-proto.js";
 export interface DeprecatedRpcContext {
   sessionFor(metadata: Metadata): Session;
   /** Runs `fn` in the session the call names (see ToolsServiceContext.useSession). */
-  useSession?<T>(metadata: Metadata, fn: (session: Session) => Promise<T> | T): Promise<T>;
+  useSession?<T>(metadata: Metadata, fn: (session: Session) => Promise<T> | T): Promise<T> | T;
   /** Throws a ServiceError when the call is not allowed (auth, shutting down). */
   admit(metadata: Metadata): void;
   log: Logger;

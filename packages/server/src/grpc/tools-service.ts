@@ -10,6 +10,7 @@ import {
   StreamDataKind,
   type CallbackStatus,
   type ExecuteToolRequest,
+  type ExecuteToolResponse,
   type FinalizeToolServerConfigRequest,
   type FinalizeToolServerConfigResponse,
   type ToolStreamChunk,
@@ -35,9 +36,10 @@ export interface ToolsServiceContext {
   sessionFor(metadata: Metadata): Session;
   /**
    * Runs `fn` in the session the call's metadata names (`x-grok-session-id`), counted as one of its
-   * calls; throws a ServiceError when the call cannot have one (limits, bad header).
+   * calls; throws (or rejects with) a ServiceError when the call cannot have one (limits, bad header).
+   * An answer `fn` made at once may come back as it is, not as a promise (issue #18).
    */
-  useSession?<T>(metadata: Metadata, fn: (session: Session) => Promise<T> | T): Promise<T>;
+  useSession?<T>(metadata: Metadata, fn: (session: Session) => Promise<T> | T): Promise<T> | T;
   /**
    * Told of a successful finalize before it answers (the server saves it for warm starts). The
    * header's session id, when the call had one, is `routedId`.
@@ -75,11 +77,10 @@ export function createToolsService(ctx: ToolsServiceContext): UntypedServiceImpl
       const cancellation = new CallCancellation(call);
       return withSession(ctx, call.metadata, (session) => {
         notes.sessionId ??= session.id;
-        return session.execute(fromExecuteRequest(req, cancellation)).then((outcome) => {
-          noteOutcome(notes, outcome);
-          if (outcome.replayed) trailers.set(REPLAYED_TRAILER, "true");
-          return toExecuteResponse(fitResult(outcome, req.toolName, ctx.maxMessageBytes ?? MAX_MESSAGE_BYTES));
-        });
+        // A call answered at once (a cheap tool) is answered without a promise (#18).
+        const outcome = session.executeNow(fromExecuteRequest(req, cancellation));
+        if (outcome instanceof Promise) return outcome.then((settled) => executeResponse(ctx, req, trailers, notes, settled));
+        return executeResponse(ctx, req, trailers, notes, outcome);
       });
     }),
 
@@ -178,12 +179,28 @@ async function finalizeIn(
   };
 }
 
-/** Runs `fn` in the call's session (through the server's registry when it has one). */
+/** ExecuteTool's response to a call's outcome (noted in the call's record and trailers). */
+function executeResponse(
+  ctx: ToolsServiceContext,
+  req: ExecuteToolRequest,
+  trailers: AnswerTrailers,
+  notes: CallNotes,
+  outcome: ExecuteOutcome,
+): ExecuteToolResponse {
+  noteOutcome(notes, outcome);
+  if (outcome.replayed) trailers.set(REPLAYED_TRAILER, "true");
+  return toExecuteResponse(fitResult(outcome, req.toolName, ctx.maxMessageBytes ?? MAX_MESSAGE_BYTES));
+}
+
+/**
+ * Runs `fn` in the call's session (through the server's registry when it has one). With the
+ * registry, an answer `fn` made at once may come back as it is, and a failure may be thrown.
+ */
 export function withSession<T>(
   ctx: Pick<ToolsServiceContext, "sessionFor" | "useSession">,
   metadata: Metadata,
   fn: (session: Session) => Promise<T> | T,
-): Promise<T> {
+): Promise<T> | T {
   if (ctx.useSession) return ctx.useSession(metadata, fn);
   return Promise.resolve().then(() => fn(ctx.sessionFor(metadata)));
 }

@@ -7,7 +7,7 @@ import { status as GrpcStatus, Metadata, type ServerUnaryCall, type sendUnaryDat
 import { PreconditionError } from "@grok-tools/runtime/host";
 import { type Logger } from "@grok-tools/runtime";
 import { NO_METRICS, type ServerMetrics } from "../metrics/server-metrics.js";
-import { beginCall, type CallNotes } from "./call-log.js";
+import { beginCall, type CallNotes, type CallRecord } from "./call-log.js";
 
 /** What a handler needs from its server. */
 export interface HandlerContext {
@@ -63,6 +63,8 @@ export class AnswerTrailers {
 /**
  * Wraps a handler (its answer or a promise of it); `trailers` are sent with the response; what the
  * handler writes into `notes` (tool, call id, session) goes into the call's log line and metrics.
+ * An answer given as it is (no promise) is sent in the same turn: a cheap call then costs no promise
+ * and no turn here (#18).
  */
 export function unaryHandler<Req, Res>(
   ctx: HandlerContext,
@@ -72,25 +74,34 @@ export function unaryHandler<Req, Res>(
   return (call, callback) => {
     const trailers = new AnswerTrailers();
     const record = beginCall(ctx.log, ctx.metrics ?? NO_METRICS, name, call.metadata);
-    let answer: Promise<Res>;
+    let answer: Promise<Res> | Res;
     // A thrown error and a rejection are answered alike (no async wrapper: one promise less per call).
     try {
       ctx.admit(call.metadata);
-      answer = Promise.resolve(fn(call.request, call, trailers, record.notes));
+      answer = fn(call.request, call, trailers, record.notes);
     } catch (error) {
-      answer = Promise.reject(error);
+      fail(ctx, name, record, callback, error);
+      return;
+    }
+    if (!(answer instanceof Promise)) {
+      respond(call, callback, record, trailers, answer);
+      return;
     }
     answer.then(
-      (response) => {
-        // The client gave up: it never sees this answer, so the call counts as cancelled.
-        record.end(call.cancelled ? grpcError(GrpcStatus.CANCELLED, "cancelled by the client") : undefined);
-        callback(null, response, trailers.metadata);
-      },
-      (error: unknown) => {
-        const status = statusFor(error, name, ctx.log);
-        record.end(status);
-        callback(status);
-      },
+      (response) => respond(call, callback, record, trailers, response),
+      (error: unknown) => fail(ctx, name, record, callback, error),
     );
   };
+}
+
+function respond<Req, Res>(call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>, record: CallRecord, trailers: AnswerTrailers, response: Res): void {
+  // The client gave up: it never sees this answer, so the call counts as cancelled.
+  record.end(call.cancelled ? grpcError(GrpcStatus.CANCELLED, "cancelled by the client") : undefined);
+  callback(null, response, trailers.metadata);
+}
+
+function fail<Res>(ctx: HandlerContext, name: string, record: CallRecord, callback: sendUnaryData<Res>, error: unknown): void {
+  const status = statusFor(error, name, ctx.log);
+  record.end(status);
+  callback(status);
 }

@@ -103,15 +103,23 @@ export class SessionRegistry {
    * UNAVAILABLE once the registry is closing.
    */
   run<T>(metadata: Metadata, fn: (session: Session) => Promise<T> | T): Promise<T> {
-    // Not async: a call to the default session then costs no extra promise and turn (#18).
     try {
-      const id = sessionIdOf(metadata);
-      // The default session is the single-tenant mode of before: no per-session call limit.
-      if (id === undefined) return Promise.resolve(fn(this.#options.defaultSession));
-      return this.#runRouted(id, fn);
+      return Promise.resolve(this.runNow(metadata, fn));
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /**
+   * As {@link run}, but in the default session `fn`'s answer comes back as `fn` gave it (an answer
+   * made at once is no promise, issue #18), and an unusable header or a throw of `fn` there is thrown;
+   * a routed session's answer is a promise, as with `run`.
+   */
+  runNow<T>(metadata: Metadata, fn: (session: Session) => Promise<T> | T): Promise<T> | T {
+    const id = sessionIdOf(metadata);
+    // The default session is the single-tenant mode of before: no per-session call limit.
+    if (id === undefined) return fn(this.#options.defaultSession);
+    return this.#runRouted(id, fn);
   }
 
   async #runRouted<T>(id: string, fn: (session: Session) => Promise<T> | T): Promise<T> {
