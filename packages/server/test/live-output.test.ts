@@ -2,10 +2,11 @@
 // messages, stops on write() === false until drain, queues at most its cap and then keeps the head
 // and the newest tail around a drop marker; offsets stay contiguous and chunks within the size.
 import { describe, expect, it } from "@jest/globals";
-import { StreamDataKind, type ToolStreamChunk } from "@grok-tools/proto";
+import { StreamDataKind, ToolStreamChunk } from "@grok-tools/proto";
+import type { EncodedStreamChunk } from "../src/grpc/execute-response-encoding.js";
 import { HeadTailQueue, LiveOutputWriter, liveOutputDropMarker } from "../src/grpc/live-output.js";
 
-/** A sink that accepts `room` messages, then says "wait" until the test drains it. */
+/** A sink that accepts `room` messages (kept decoded), then says "wait" until the test drains it. */
 function fakeSink(room: number) {
   const written: ToolStreamChunk[] = [];
   let drain: (() => void) | undefined;
@@ -13,8 +14,8 @@ function fakeSink(room: number) {
   return {
     written,
     sink: {
-      write: (chunk: ToolStreamChunk) => {
-        written.push(chunk);
+      write: (chunk: EncodedStreamChunk) => {
+        written.push(ToolStreamChunk.decode(chunk.bytes));
         free -= 1;
         return free > 0;
       },
@@ -60,6 +61,23 @@ describe("LiveOutputWriter", () => {
     expect(bytesOf(fake.written).toString()).toBe("hello world!");
     writer.push(Buffer.from("after close"));
     expect(bytesOf(fake.written).toString()).toBe("hello world!");
+  });
+
+  it("sends the bytes pushed, also when the producer reuses its buffer, sent at once or queued", async () => {
+    const fake = fakeSink(2);
+    const writer = new LiveOutputWriter(fake.sink, "c", 4, 1024);
+    const reused = Buffer.from("abcdefgh");
+    // "abcd" and "efgh" go out at once; the second write fills the sink.
+    writer.push(reused);
+    reused.write("ABCDEFGH");
+    // Queued while the client is behind.
+    writer.push(reused);
+    reused.write("zzzzzzzz");
+    expect(fake.waiting).toBe(true);
+    fake.drain();
+    fake.drain();
+    await writer.close();
+    expect(bytesOf(fake.written).toString()).toBe("abcdefghABCDEFGH");
   });
 
   it("stops writing when write() returns false and resumes on drain; close() waits for the queue", async () => {

@@ -30,6 +30,12 @@ export const DRAIN_TIMEOUT_MS = 2_000;
 export const REAP_GRACE_MS = 5_000;
 /** The log file keeps at most this much (the reference truncates to 64 MiB after exit). */
 export const MAX_LOG_FILE_BYTES = 64 * 1024 * 1024;
+/**
+ * Output queued for the log file before the command's pipe is paused. Above one pipe read (64 KiB):
+ * with the stream's default (16 KiB) every read paused the pipe until its write was done, so a
+ * command printing fast waited a thread-pool round trip per 64 KiB (issue #18).
+ */
+const LOG_WRITE_BUFFER_BYTES = 1024 * 1024;
 /** A command that prints more than this is killed with signal `output_limit` (default of `GROK_MAX_OUTPUT_FILE_BYTES`). */
 export const MAX_OUTPUT_BYTES_BEFORE_KILL = 5 * 1024 * 1024 * 1024;
 
@@ -128,7 +134,7 @@ export class RunningProcess {
       // through the thread pool per step costs a wake-up each on a busy machine. No fsync:
       // the log is a convenience copy, not state.
       mkdirSync(path.dirname(options.logFile), { recursive: true });
-      log = createWriteStream("", { fd: openSync(options.logFile, "w") });
+      log = createWriteStream("", { fd: openSync(options.logFile, "w"), highWaterMark: LOG_WRITE_BUFFER_BYTES });
       log.on("error", () => undefined);
     } catch {
       log = undefined;

@@ -2,7 +2,7 @@
 // any size, whatever their text and metadata hold (including what it leaves to the generated one).
 import { describe, expect, it } from "@jest/globals";
 import { ErrorCode, ExecuteToolResponse, StreamDataKind, StreamFinalResult, ToolStreamChunk } from "@grok-tools/proto";
-import { EXACT_SIZE_CHUNK_MIN_BYTES, serializeExecuteToolResponse, serializeToolStreamChunk } from "./execute-response-encoding.js";
+import { EXACT_SIZE_CHUNK_MIN_BYTES, encodeToolStreamChunk, serializeExecuteToolResponse, serializeToolStreamChunk } from "./execute-response-encoding.js";
 
 const metadata = { durationMs: 3, estimatedTokens: 18_000, truncated: true, toolVersion: "1.2.0", contractVersion: "current" };
 const numbered = (lines: number) =>
@@ -135,5 +135,17 @@ describe("serializeToolStreamChunk", () => {
     expect(Buffer.isBuffer(ours)).toBe(true);
     expect(ours.equals(Buffer.from(ToolStreamChunk.encode(chunk).finish()))).toBe(true);
     expect(ToolStreamChunk.decode(ours)).toEqual(chunk);
+  });
+
+  it("sends a chunk encoded ahead as it is, its bytes a copy of its data made when encoded", () => {
+    for (const size of [10, EXACT_SIZE_CHUNK_MIN_BYTES + 10]) {
+      const data = Buffer.alloc(size, 0x61);
+      const chunk: ToolStreamChunk = { callId: "c", chunk: { $case: "data", value: { kind: StreamDataKind.STREAM_DATA_KIND_UNSPECIFIED, data, offset: 7 } } };
+      const encoded = encodeToolStreamChunk(chunk);
+      const expected = Buffer.from(ToolStreamChunk.encode(chunk).finish());
+      data.fill(0x62);
+      expect(serializeToolStreamChunk(encoded)).toBe(encoded.bytes);
+      expect(encoded.bytes.equals(expected)).toBe(true);
+    }
   });
 });

@@ -174,7 +174,8 @@ export const EXACT_SIZE_CHUNK_MIN_BYTES = 4 * 1024;
  * 64 MiB case). A large data chunk is now measured and written once; anything else goes through the
  * generated encoder, whose fresh bytes are wrapped, not copied.
  */
-export function serializeToolStreamChunk(chunk: ToolStreamChunk): Buffer {
+export function serializeToolStreamChunk(chunk: ToolStreamChunk | EncodedStreamChunk): Buffer {
+  if (chunk instanceof EncodedStreamChunk) return chunk.bytes;
   const payload = chunk.chunk;
   if (payload?.$case === "data" && payload.value.data.length >= EXACT_SIZE_CHUNK_MIN_BYTES) {
     const exact = encodeLargeDataChunk(chunk.callId, payload.value);
@@ -182,6 +183,20 @@ export function serializeToolStreamChunk(chunk: ToolStreamChunk): Buffer {
   }
   const bytes = ToolStreamChunk.encode(chunk).finish();
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * A ToolStreamChunk encoded ahead of grpc-js: what {@link serializeToolStreamChunk} sends as it is.
+ * A message handed to a grpc-js stream may wait in the stream's own buffer before it is serialized;
+ * encoded first, its bytes are a copy made at once, so the data it came from may change meanwhile.
+ */
+export class EncodedStreamChunk {
+  constructor(readonly bytes: Buffer) {}
+}
+
+/** `chunk` encoded now (its bytes never share memory with its data). */
+export function encodeToolStreamChunk(chunk: ToolStreamChunk): EncodedStreamChunk {
+  return new EncodedStreamChunk(serializeToolStreamChunk(chunk));
 }
 
 /**

@@ -5,7 +5,8 @@
  * most `capBytes` of them; beyond that the middle is dropped, keeping the head and the newest
  * tail with a marker saying how much is missing, so a slow client never grows the server's memory.
  */
-import { StreamDataKind, type ToolStreamChunk } from "@grok-tools/proto";
+import { StreamDataKind } from "@grok-tools/proto";
+import { encodeToolStreamChunk, type EncodedStreamChunk } from "./execute-response-encoding.js";
 
 /** The request header a client sends (value `1`) to receive live output on ExecuteToolStream. */
 export const LIVE_OUTPUT_HEADER = "x-grok-live-output";
@@ -18,9 +19,12 @@ export function liveOutputDropMarker(dropped: number): string {
   return `\n[grok-tools: ${dropped} bytes of live output dropped here because the client read more slowly than the tool printed; the final result is not affected]\n`;
 }
 
-/** What the writer needs of the call: grpc-js's write (false = wait for drain) and its drain event. */
+/**
+ * What the writer needs of the call: grpc-js's write (false = wait for drain) and its drain event.
+ * Chunks come encoded (the call's serializer sends them as they are).
+ */
 export interface LiveOutputSink {
-  write(chunk: ToolStreamChunk): boolean;
+  write(chunk: EncodedStreamChunk): boolean;
   onceDrain(resume: () => void): void;
 }
 
@@ -47,6 +51,11 @@ export class HeadTailQueue {
   /** Bytes held (not counting a marker not yet produced). */
   get size(): number {
     return this.headBytes + this.tailBytes;
+  }
+
+  /** Whether nothing waits to be sent: no bytes, no drop marker. */
+  get idle(): boolean {
+    return this.size === 0 && !this.dropping;
   }
 
   /** Total bytes dropped so far (over the life of the queue). */
@@ -150,8 +159,21 @@ export class LiveOutputWriter {
   /** Takes one chunk of output from the tool; sends it now unless the client is behind. */
   push(bytes: Uint8Array): void {
     if (this.closed) return;
-    // Copied: the producer may reuse its buffer, and the bytes may wait in the queue.
-    this.queue.push(Buffer.from(bytes));
+    // While the client keeps up and nothing waits, the bytes go out at once: encoding copies them,
+    // so they need no copy of their own (issue #18: a 64 MiB stream copied every byte once more).
+    const view = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let at = 0;
+    while (!this.waiting && this.queue.idle && at < view.length) {
+      const end = Math.min(view.length, at + this.chunkSize);
+      this.send(view.subarray(at, end));
+      at = end;
+    }
+    if (at === view.length) return;
+    // The rest waits in the queue, copied (the producer may reuse its buffer) into unfilled memory:
+    // Buffer.from(bytes) zero-fills its new buffer first.
+    const copy = Buffer.allocUnsafe(view.length - at);
+    copy.set(view.subarray(at));
+    this.queue.push(copy);
     this.pump();
   }
 
@@ -176,22 +198,27 @@ export class LiveOutputWriter {
     done?.();
   }
 
+  /** Sends one chunk of at most the chunk size, encoded now; stops sending when grpc-js says wait. */
+  private send(data: Buffer): void {
+    const chunk = encodeToolStreamChunk({
+      callId: this.callId,
+      chunk: { $case: "data", value: { kind: StreamDataKind.STREAM_DATA_KIND_UNSPECIFIED, data, offset: this.offset } },
+    });
+    this.offset += data.length;
+    if (!this.sink.write(chunk)) {
+      this.waiting = true;
+      this.sink.onceDrain(() => {
+        this.waiting = false;
+        this.pump();
+      });
+    }
+  }
+
   private pump(): void {
     while (!this.waiting) {
       const data = this.queue.take(this.chunkSize);
       if (!data) break;
-      const chunk: ToolStreamChunk = {
-        callId: this.callId,
-        chunk: { $case: "data", value: { kind: StreamDataKind.STREAM_DATA_KIND_UNSPECIFIED, data, offset: this.offset } },
-      };
-      this.offset += data.length;
-      if (!this.sink.write(chunk)) {
-        this.waiting = true;
-        this.sink.onceDrain(() => {
-          this.waiting = false;
-          this.pump();
-        });
-      }
+      this.send(data);
     }
     if (!this.waiting && this.queue.size === 0 && this.flushed) {
       const done = this.flushed;

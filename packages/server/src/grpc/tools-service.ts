@@ -222,7 +222,8 @@ async function streamExecution(ctx: ToolsServiceContext, call: ServerWritableStr
     const requestCallId = req.callId || uuidV7();
     const live = wantsLiveOutput(call.metadata)
       ? new LiveOutputWriter(
-          { write: (chunk) => call.write(chunk), onceDrain: (resume) => call.once("drain", resume) },
+          // Encoded chunks: the method's serializer (request-decoding.ts) sends their bytes as they are.
+          { write: (chunk) => call.write(chunk as unknown as ToolStreamChunk), onceDrain: (resume) => call.once("drain", resume) },
           requestCallId,
           chunkSize.size,
           ctx.liveOutputBufferBytes ?? DEFAULT_LIVE_OUTPUT_BUFFER_BYTES,
