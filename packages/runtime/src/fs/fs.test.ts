@@ -69,6 +69,16 @@ describe("resolveModelPath", () => {
     expect(resolveModelPath("/work/ws", "~", "/home/u")).toBe("/home/u");
     expect(resolveModelPath("/work/ws", "a/link/../b")).toBe("/work/ws/a/link/../b");
   });
+
+  test("repairs a dropped leading slash by components, as Rust's Path::components sees them", () => {
+    expect(resolveModelPath("/work/ws", "./work//ws/./src/a.ts")).toBe("/work/ws/src/a.ts");
+    expect(resolveModelPath("/work/./ws/", "work/ws")).toBe("/work/./ws/");
+    expect(resolveModelPath("/work/ws", "work")).toBe("/work/ws/work");
+    expect(resolveModelPath("/work/ws", "./")).toBe("/work/ws/./");
+    // Every relative path is inside the root folder: its components are kept, empty and `.` ones dropped.
+    expect(resolveModelPath("/", "a//./b")).toBe("/a/b");
+    expect(resolveModelPath("/", ".")).toBe("/");
+  });
 });
 
 describe("confinement", () => {

@@ -36,8 +36,10 @@ export function expandTilde(input: string, home: string = os.homedir()): string 
 export function resolveModelPath(cwd: string, input: string, home?: string): string {
   const expanded = expandTilde(sanitizeModelPathArg(input), home);
   if (expanded.startsWith("/")) return expanded;
-  if (expanded !== "") {
-    // A model that dropped the leading slash of an absolute path inside cwd: "work/ws/a" with cwd /work/ws.
+  // A model that dropped the leading slash of an absolute path inside cwd: "work/ws/a" with cwd /work/ws.
+  // Most relative paths differ from cwd in their first component: no split of either then (#18).
+  const cwdHead = firstComponent(cwd);
+  if (expanded !== "" && (cwdHead === undefined || firstComponent(expanded) === cwdHead)) {
     const asAbsolute = components(`/${expanded}`);
     const base = components(cwd);
     if (asAbsolute.length >= base.length && base.every((part, i) => asAbsolute[i] === part)) {
@@ -50,6 +52,19 @@ export function resolveModelPath(cwd: string, input: string, home?: string): str
 /** Path components the way Rust's `Path::components` sees them (empty and interior `.` parts dropped). */
 function components(p: string): string[] {
   return p.split("/").filter((part) => part !== "" && part !== ".");
+}
+
+/** The first of {@link components}, or undefined when there is none. */
+function firstComponent(p: string): string | undefined {
+  let start = 0;
+  while (start < p.length) {
+    const slash = p.indexOf("/", start);
+    const end = slash === -1 ? p.length : slash;
+    const part = p.slice(start, end);
+    if (part !== "" && part !== ".") return part;
+    start = end + 1;
+  }
+  return undefined;
 }
 
 /** `base/rest` without lexical normalisation (Rust `Path::join`). */

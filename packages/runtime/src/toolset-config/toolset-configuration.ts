@@ -30,6 +30,22 @@ export function paramsResource(id: string, defaults: unknown): ResourceKey<unkno
   });
 }
 
+/**
+ * The params key of a tool's params spec, made once per spec: every call of a tool with params looks
+ * its params up, and a key made per call was a frozen object, two closures and a slot string each,
+ * plus an entry in the resource store's WeakMap of slots for a key dead at once (issue #18).
+ */
+const PARAMS_KEYS = new WeakMap<object, ResourceKey<unknown>>();
+
+function paramsKeyOf(spec: { resourceId: string; defaults: unknown }): ResourceKey<unknown> {
+  let key = PARAMS_KEYS.get(spec);
+  if (key === undefined) {
+    key = paramsResource(spec.resourceId, spec.defaults);
+    PARAMS_KEYS.set(spec, key);
+  }
+  return key;
+}
+
 /** Result of a deprecated configuration RPC (`success` + `message`). */
 export interface ConfigChangeResult {
   success: boolean;
@@ -186,12 +202,12 @@ export class ToolsetConfiguration {
     }
     for (const tool of outcome.tools) {
       const spec = tool.definition.params;
-      if (spec) resources.register(paramsResource(spec.resourceId, spec.defaults));
+      if (spec) resources.register(paramsKeyOf(spec));
     }
     await host.openState();
     for (const [index, tool] of outcome.tools.entries()) {
       const spec = tool.definition.params;
-      const key = spec ? paramsResource(spec.resourceId, spec.defaults) : undefined;
+      const key = spec ? paramsKeyOf(spec) : undefined;
       if (key && !(input.restoring && resources.has(key))) resources.set(key, tool.params);
       this.#configuredOptions.set(tool.fqId, configuredObject(input.tools[index]));
     }
@@ -212,7 +228,7 @@ export class ToolsetConfiguration {
   currentParams(def: AnyToolDefinition, fallback: unknown): unknown {
     const spec = def.params;
     if (!spec) return fallback;
-    const key = paramsResource(spec.resourceId, spec.defaults);
+    const key = paramsKeyOf(spec);
     return this.#host.resources.has(key) ? this.#host.resources.get(key) : fallback;
   }
 
@@ -407,7 +423,7 @@ export class ToolsetConfiguration {
     if (failure) return { success: false, message: failure.message, effectiveOptionsJson: unchanged };
     if (target.finalized) {
       this.#configuredOptions.set(target.fqId, configured);
-      this.#host.resources.set(paramsResource(spec.resourceId, spec.defaults), effective);
+      this.#host.resources.set(paramsKeyOf(spec), effective);
     } else {
       this.pending.setConfiguredOptions(target.fqId, configured);
     }
