@@ -85,6 +85,28 @@ describe("window (reference unit cases)", () => {
     expect(tryExtractBase64Images("fn main() {}")).toBeUndefined();
     expect(tryExtractBase64Images(`see data:application/pdf;base64,${"A".repeat(4096)} end`)?.text).toBe("see [PDF attachment removed \u2014 3 KB] end");
   });
+  test.each([
+    ["image/png", [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]],
+    ["image/jpeg", [0xff, 0xd8, 0xff, 0xe0]],
+    ["image/gif", [...Buffer.from("GIF87a")]],
+    ["image/webp", [...Buffer.from("RIFF\0\0\0\0WEBPVP8 ")]],
+    ["image/bmp", [0x42, 0x4d, ...new Array(12).fill(0)]],
+    ["image/tiff", [0x49, 0x49, 0x2a, 0x00]],
+    ["image/tiff", [0x4d, 0x4d, 0x00, 0x2a]],
+    ["image/vnd.microsoft.icon", [0x00, 0x00, 0x01, 0x00]],
+    ["image/avif", [0, 0, 0, 0x1c, ...Buffer.from("ftypavif")]],
+    ["image/heif", [0, 0, 0, 0x1c, ...Buffer.from("ftypmif1")]],
+    ["image/vnd.adobe.photoshop", [...Buffer.from("8BPS")]],
+    ["image/jxl", [0x00, 0x00, 0x00, 0x0c, 0x6a, 0x58, 0x4c, 0x20]],
+    ["image/jxl", [0xff, 0x0a]],
+    [undefined, [0x42, 0x4d, 0, 0]],
+    [undefined, [0, 0, 0, 0x1c, ...Buffer.from("ftypmp42")]],
+    [undefined, [...Buffer.from("RIFF\0\0\0\0WAVE")]],
+    [undefined, [0x89, 0x50, 0x4e, 0x47]],
+  ])("the image kind by magic number: %s", (mime, bytes) => {
+    expect(imageMimeType(Uint8Array.from(bytes as number[]))).toBe(mime);
+  });
+
   test("file kinds and the SKILL.md exemption", () => {
     expect(isBinary("png", new Uint8Array())).toBe(true);
     expect(isBinary("pdf", new Uint8Array())).toBe(false);
