@@ -23,9 +23,10 @@ export function sanitizeModelPathArg(input: string): string {
 }
 
 /** Expands a leading `~` or `~/` to the home folder (`~user` is left alone). */
-export function expandTilde(input: string, home: string = os.homedir()): string {
-  if (input === "~") return home;
-  if (input.startsWith("~/")) return joinPath(home, input.slice(2));
+export function expandTilde(input: string, home?: string): string {
+  // The home folder is asked for only when used: most paths have no `~` (#18).
+  if (input === "~") return home ?? os.homedir();
+  if (input.startsWith("~/")) return joinPath(home ?? os.homedir(), input.slice(2));
   return input;
 }
 
