@@ -200,35 +200,27 @@ export function encodeToolStreamChunk(chunk: ToolStreamChunk): EncodedStreamChun
 }
 
 /**
- * Field 1 (call_id) from the generated encoder, then field 2 (the data chunk: kind, data, offset in
- * field order, zero values left out as proto3 does) written here. Undefined for a kind or offset the
- * varint writer here does not cover (negative, fractional, beyond 2^53), which the generated encoder takes.
+ * Field 1 (call_id), then field 2 (the data chunk: kind, data, offset in field order, zero values
+ * left out as proto3 does), with the same field writers as {@link encodeSuccess}. Undefined for a
+ * kind or offset the varint writer here does not cover (negative, fractional, beyond 2^53), which
+ * the generated encoder takes, or if the call id wrote other than its measured size.
  */
 function encodeLargeDataChunk(callId: string, chunk: StreamDataChunk): Buffer | undefined {
   const { kind, data, offset } = chunk;
-  if (!Number.isSafeInteger(kind) || kind < 0 || !Number.isSafeInteger(offset) || offset < 0) return undefined;
-  const head = callId === "" ? undefined : ToolStreamChunk.encode({ callId, chunk: undefined }).finish();
+  if (!isVarint(kind) || !isVarint(offset)) return undefined;
+  const callIdBytes = utf8Size(callId);
   const size = data.byteLength;
-  const inner = (kind === 0 ? 0 : 1 + varintSize(kind)) + 1 + varintSize(size) + size + (offset === 0 ? 0 : 1 + varintSize(offset));
-  const out = Buffer.allocUnsafe((head?.byteLength ?? 0) + 1 + varintSize(inner) + inner);
-  let at = 0;
-  if (head) {
-    out.set(head, 0);
-    at = head.byteLength;
-  }
+  const inner = varintFieldSize(kind) + 1 + varintSize(size) + size + varintFieldSize(offset);
+  const total = textFieldSize(callIdBytes) + 1 + varintSize(inner) + inner;
+  const out = Buffer.allocUnsafe(total);
+  let at = writeText(out, 0, FIELD_1_BYTES_TAG, callId, callIdBytes);
   out[at++] = FIELD_2_BYTES_TAG;
   at = writeVarint(out, at, inner);
-  if (kind !== 0) {
-    out[at++] = FIELD_1_VARINT_TAG;
-    at = writeVarint(out, at, kind);
-  }
+  at = writeVarintField(out, at, FIELD_1_VARINT_TAG, kind);
   out[at++] = FIELD_2_BYTES_TAG;
   at = writeVarint(out, at, size);
   out.set(data, at);
   at += size;
-  if (offset !== 0) {
-    out[at++] = FIELD_3_VARINT_TAG;
-    writeVarint(out, at, offset);
-  }
-  return out;
+  at = writeVarintField(out, at, FIELD_3_VARINT_TAG, offset);
+  return at === total ? out : undefined;
 }
