@@ -22,6 +22,7 @@ import {
   type ToolStreamChunk,
 } from "@grok-tools/proto";
 import { toGrpcTarget } from "./address.js";
+import { cancelOnOwnTurn } from "./cancel-call.js";
 import type { CallOptions } from "./call-options.js";
 import { UnaryRpcBase, unaryRpc, type UnaryRpc } from "./rpc-methods.js";
 import { finalizeViolationsFrom } from "./status-details.js";
@@ -236,7 +237,7 @@ export class ToolsClient extends UnaryRpcBase {
       this.metadata(options),
       this.grpcOptions(options),
     );
-    const onAbort = () => call.cancel();
+    const onAbort = () => void cancelOnOwnTurn(call);
     options.signal?.addEventListener("abort", onAbort, { once: true });
     let ended = false;
     try {
@@ -247,7 +248,8 @@ export class ToolsClient extends UnaryRpcBase {
       throw isServiceError(error) ? new ToolsRpcError(rpcName(def.path), error) : error;
     } finally {
       options.signal?.removeEventListener("abort", onAbort);
-      if (!ended) call.cancel();
+      // Breaking out of the loop returns once the cancel is on its way, ahead of the caller's next call.
+      if (!ended) await cancelOnOwnTurn(call);
     }
   }
 
@@ -305,7 +307,8 @@ export class ToolsClient extends UnaryRpcBase {
       call.on("status", (status: StatusObject) => {
         if (response !== undefined) resolve({ response, trailers: status.metadata });
       });
-      const onAbort = () => call.cancel();
+      const onAbort = () => void cancelOnOwnTurn(call);
+      // Aborted before the call started: nothing is on the wire yet, so nothing can overtake the cancel.
       if (options.signal?.aborted) call.cancel();
       else options.signal?.addEventListener("abort", onAbort, { once: true });
     });

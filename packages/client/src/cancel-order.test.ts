@@ -1,0 +1,110 @@
+// A cancel reaches the server ahead of the calls its caller makes after it, including a cancel asked
+// for in the continuation of another call's answer, where Node's HTTP/2 session holds the frame back
+// (see cancel-call.ts). Before the fix, the next call overtook the cancel in every round here.
+import { afterEach, describe, expect, it } from "@jest/globals";
+import type { ServerUnaryCall, ServerWritableStream, sendUnaryData } from "@grpc/grpc-js";
+import { StreamDataKind, type ExecuteToolRequest, type ExecuteToolResponse, type ToolStreamChunk } from "@grok-tools/proto";
+import { startFakeServer, type FakeServer } from "../test/fake-server.js";
+import { createToolsClient, type ToolsClient } from "./client.js";
+
+const ROUNDS = 20;
+
+let server: FakeServer | undefined;
+let client: ToolsClient | undefined;
+afterEach(async () => {
+  client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+const answer: ExecuteToolResponse = {
+  callId: "c",
+  result: { $case: "success", value: { outputJson: "{}", promptText: "ok" } },
+  metadata: undefined,
+};
+
+const firstChunk: ToolStreamChunk = {
+  callId: "c",
+  chunk: { $case: "data", value: { kind: StreamDataKind.STREAM_DATA_KIND_PROMPT_TEXT, offset: 0, data: Buffer.from("a") } },
+};
+
+/**
+ * A server that records, in order, what it hears: a `hold` call (never answered) arriving and
+ * cancelled, and any other tool's call arriving (answered at once). `streamed` sends one chunk and holds.
+ */
+async function recordingServer(): Promise<{ events: string[] }> {
+  const events: string[] = [];
+  const hold = (name: string, call: { on(event: "cancelled", listener: () => void): unknown }) => {
+    events.push(`${name} arrived`);
+    call.on("cancelled", () => events.push(`${name} cancelled`));
+  };
+  server = await startFakeServer({
+    executeTool: (call: ServerUnaryCall<ExecuteToolRequest, ExecuteToolResponse>, callback: sendUnaryData<ExecuteToolResponse>) => {
+      const name = call.request.toolName;
+      if (name === "hold") return hold(name, call);
+      events.push(`${name} arrived`);
+      callback(null, answer);
+    },
+    executeToolStream: (call: ServerWritableStream<ExecuteToolRequest, ToolStreamChunk>) => {
+      hold(call.request.toolName, call);
+      call.write(firstChunk);
+    },
+  });
+  client = createToolsClient({ address: server.address });
+  return { events };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting for the server");
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+describe("a cancelled call and the caller's next call", () => {
+  it("executeTool: aborted right after another call's answer, cancelled on the server before the next call arrives", async () => {
+    const { events } = await recordingServer();
+    for (let round = 0; round < ROUNDS; round++) {
+      events.length = 0;
+      const controller = new AbortController();
+      const held = client!.executeTool("hold", {}, { signal: controller.signal }).catch((error: unknown) => error);
+      await until(() => events.includes("hold arrived"));
+      await client!.executeTool("quick", {});
+      // Here, in the continuation of `quick`'s answer, Node's HTTP/2 session is still handling what it received.
+      controller.abort();
+      expect(await held).toMatchObject({ name: "ToolsRpcError", codeName: "CANCELLED" });
+      await client!.executeTool("next", {});
+      await until(() => events.includes("hold cancelled"));
+      expect(events).toEqual(["hold arrived", "quick arrived", "hold cancelled", "next arrived"]);
+    }
+  });
+
+  it("executeToolStream: aborted from a progress callback, cancelled on the server before the next call arrives", async () => {
+    const { events } = await recordingServer();
+    for (let round = 0; round < ROUNDS; round++) {
+      events.length = 0;
+      const controller = new AbortController();
+      const streamed = client!.executeToolStream("streamed", {}, { signal: controller.signal, onProgress: () => controller.abort() });
+      expect(await streamed.catch((error: unknown) => error)).toMatchObject({ name: "ToolsRpcError", codeName: "CANCELLED" });
+      await client!.executeTool("next", {});
+      await until(() => events.includes("streamed cancelled"));
+      expect(events).toEqual(["streamed arrived", "streamed cancelled", "next arrived"]);
+    }
+  });
+
+  it("rawExecuteToolStream: left by a break, cancelled on the server before the next call arrives", async () => {
+    const { events } = await recordingServer();
+    for (let round = 0; round < ROUNDS; round++) {
+      events.length = 0;
+      for await (const chunk of client!.rawExecuteToolStream({ toolName: "streamed" })) {
+        expect(chunk.chunk?.$case).toBe("data");
+        break;
+      }
+      await client!.executeTool("next", {});
+      await until(() => events.includes("streamed cancelled"));
+      expect(events).toEqual(["streamed arrived", "streamed cancelled", "next arrived"]);
+    }
+  });
+});
