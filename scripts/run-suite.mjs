@@ -7,7 +7,7 @@
 // GROK_SUITE_SMOKE=1 is set: a few iterations only. Scripts that record checks (one JSON line each
 // in the file named by GROK_SUITE_REPORT: check, count, passed) get one row per check in the table
 // printed at the end; the others one row per script, with count "-" (every stress script records
-// its checks: test/reliability/lib/report.ts, packages/*/test/stress/report.ts). Benchmark rows (a `bench` field: case, ours,
+// its checks through scripts/suite-report.mjs). Benchmark rows (a `bench` field: case, ours,
 // bare, ratio, target, pass; see bench/harness.mjs) are also printed as one Markdown table and
 // written to bench-results.json at the root. The root's own `bench/` folder holds the
 // cross-package cases (the server measured from outside).

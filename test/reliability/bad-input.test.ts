@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { badInputCases, type BadInputCase, type Expected } from "./lib/bad-input-cases.js";
-import { check } from "./lib/report.js";
+import { check } from "../../scripts/suite-report.mjs";
 import { alive, makeRoot, startWorkspaceServer, type TestRoot } from "./lib/server.js";
 import { startHeaderProxy } from "./lib/header-proxy.js";
 import { snapshot, snapshotDiff, type Snapshot } from "./lib/snapshot.js";

@@ -2,7 +2,7 @@
 // edits; stress/durability.stress.ts makes 200.
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { killDuringWrites } from "./lib/durability.js";
-import { check } from "./lib/report.js";
+import { check } from "../../scripts/suite-report.mjs";
 import { makeRoot, type TestRoot } from "./lib/server.js";
 
 let root: TestRoot;

@@ -2,7 +2,7 @@
 // environment never reach a command (its environment, /proc, ps) or a log line or an answer.
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import type { SpawnedServer } from "@grok-tools/client";
-import { check } from "./lib/report.js";
+import { check } from "../../scripts/suite-report.mjs";
 import { makeRoot, startWorkspaceServer, type TestRoot } from "./lib/server.js";
 
 const TOKEN = "AUTHTOKEN-SENTINEL-5d1e2b";

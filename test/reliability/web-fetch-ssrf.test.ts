@@ -8,7 +8,7 @@ import { lookup } from "node:dns/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
-import { check } from "./lib/report.js";
+import { check } from "../../scripts/suite-report.mjs";
 import { makeRoot, startWorkspaceServer, type TestRoot } from "./lib/server.js";
 
 let root: TestRoot;

@@ -12,7 +12,7 @@ import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { settledMemory, type InspectedServer, type SettledMemory } from "./heap.js";
 import { processesWith, waitFor } from "./processes.js";
-import { check } from "./report.js";
+import { check } from "../../../scripts/suite-report.mjs";
 import { alive } from "./server.js";
 
 /** The server's resident memory in bytes (VmRSS of /proc/<pid>/status). */

@@ -18,7 +18,7 @@ import {
   waitFor,
   type EndBy,
 } from "./processes.js";
-import { check } from "./report.js";
+import { check } from "../../../scripts/suite-report.mjs";
 import { alive } from "./server.js";
 
 /** `runs` commands ended by each of timeout, cancel and kill_task, four at a time: 0 survivors. */

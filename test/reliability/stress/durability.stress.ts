@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, it, jest } from "@jest/globals";
 import { killDuringWrites } from "../lib/durability.js";
-import { SMOKE, check } from "../lib/report.js";
+import { SMOKE, check } from "../../../scripts/suite-report.mjs";
 import { makeRoot, type TestRoot } from "../lib/server.js";
 
 jest.setTimeout(3_600_000);

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, it, jest } from "@jest/globals";
 import { startInspectedServer, type InspectedServer } from "../lib/heap.js";
 import { cancelStorm, mixedLoad } from "../lib/load-checks.js";
-import { SMOKE } from "../lib/report.js";
+import { SMOKE } from "../../../scripts/suite-report.mjs";
 import { makeRoot, type TestRoot } from "../lib/server.js";
 
 jest.setTimeout(1_800_000);

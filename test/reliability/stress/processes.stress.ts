@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, it, jest } from "@jest/globals";
 import type { SpawnedServer } from "@grok-tools/client";
 import { forkBombContained, noDescendantsLeft, stdinReadersFinish } from "../lib/process-checks.js";
-import { SMOKE } from "../lib/report.js";
+import { SMOKE } from "../../../scripts/suite-report.mjs";
 import { makeRoot, startWorkspaceServer, type TestRoot } from "../lib/server.js";
 
 jest.setTimeout(1_800_000);

@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnServer, type SpawnedServer } from "../../src/spawn-server.js";
-import { SMOKE, check } from "./report.js";
+import { SMOKE, check } from "../../../../scripts/suite-report.mjs";
 
 jest.setTimeout(600_000);
 

@@ -6,7 +6,7 @@
  */
 import { expect, it, jest } from "@jest/globals";
 import { runEditLoad } from "../edit-load/harness.js";
-import { SMOKE, check } from "./report.js";
+import { SMOKE, check } from "../../../../scripts/suite-report.mjs";
 
 jest.setTimeout(900_000);
 

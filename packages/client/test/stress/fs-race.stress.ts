@@ -7,7 +7,7 @@
  */
 import { expect, it, jest } from "@jest/globals";
 import { FILE_RACE_TOOLS, RACE_TOOLS, formatRaceReport, raceProblems, runFsRace } from "../fs-race/harness.js";
-import { SMOKE, check } from "./report.js";
+import { SMOKE, check } from "../../../../scripts/suite-report.mjs";
 
 jest.setTimeout(1_800_000);
 

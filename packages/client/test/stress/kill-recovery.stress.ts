@@ -6,7 +6,7 @@
  */
 import { expect, it, jest } from "@jest/globals";
 import { runKillRecovery } from "../kill-recovery/harness.js";
-import { SMOKE, check } from "./report.js";
+import { SMOKE, check } from "../../../../scripts/suite-report.mjs";
 
 jest.setTimeout(1_800_000);
 

@@ -7,7 +7,7 @@
 import { jest } from "@jest/globals";
 import { startHarness } from "../shell/helpers.js";
 import { runLeakCheck } from "./leak-check.js";
-import { SMOKE, check } from "./report.js";
+import { SMOKE, check } from "../../../../scripts/suite-report.mjs";
 
 jest.setTimeout(600_000);
 
