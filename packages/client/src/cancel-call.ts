@@ -1,3 +1,6 @@
+import { Metadata, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
+import { ToolsRpcError } from "./errors.js";
+
 /** A grpc-js client call, as far as cancelling it goes. */
 export interface CancellableCall {
   cancel(): void;
@@ -24,4 +27,15 @@ export function cancelOnOwnTurn(call: CancellableCall): Promise<void> {
       resolve();
     });
   });
+}
+
+/**
+ * The error of a call its caller aborted: the one grpc-js gave when it is the cancel's, else (the
+ * answer, or another status, came in before the cancel went out) the same CANCELLED grpc-js gives.
+ * Once the caller has aborted, what it gets is the cancel, as when the cancel was made at once.
+ */
+export function abortedCallError(rpc: string, error: ServiceError | null | undefined): ToolsRpcError {
+  if (error?.code === GrpcStatus.CANCELLED) return new ToolsRpcError(rpc, error);
+  const details = "Cancelled on client";
+  return new ToolsRpcError(rpc, Object.assign(new Error(details), { code: GrpcStatus.CANCELLED, details, metadata: new Metadata() }));
 }

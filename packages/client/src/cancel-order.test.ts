@@ -1,6 +1,7 @@
 // A cancel reaches the server ahead of the calls its caller makes after it, including a cancel asked
 // for in the continuation of another call's answer, where Node's HTTP/2 session holds the frame back
-// (see cancel-call.ts). Before the fix, the next call overtook the cancel in every round here.
+// (see cancel-call.ts). Before the fix, the next call overtook the cancel in every round here. And as
+// when the cancel was sent at once, nothing that arrives after the abort reaches the caller.
 import { afterEach, describe, expect, it } from "@jest/globals";
 import type { ServerUnaryCall, ServerWritableStream, sendUnaryData } from "@grpc/grpc-js";
 import { StreamDataKind, type ExecuteToolRequest, type ExecuteToolResponse, type ToolStreamChunk } from "@grok-tools/proto";
@@ -62,6 +63,72 @@ async function until(condition: () => boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
 }
+
+describe("what the caller sees after its abort", () => {
+  it("executeToolStream: no progress or output after the abort, and the call rejects CANCELLED even when the rest came first", async () => {
+    // Every chunk and the final result are sent at once, so they are on their way before the cancel.
+    const texts = Array.from({ length: 50 }, (_, i) => `line ${i}\n`);
+    server = await startFakeServer({
+      executeToolStream: (call: ServerWritableStream<ExecuteToolRequest, ToolStreamChunk>) => {
+        let offset = 0;
+        for (const text of texts) {
+          call.write({ callId: "c", chunk: { $case: "data", value: { kind: StreamDataKind.STREAM_DATA_KIND_UNSPECIFIED, offset, data: Buffer.from(text) } } });
+          offset += text.length;
+        }
+        call.write({
+          callId: "c",
+          chunk: { $case: "finalResult", value: { promptTextSize: 0, outputJsonSize: 0, metadata: undefined } },
+        });
+        call.end();
+      },
+    });
+    client = createToolsClient({ address: server.address });
+    for (let round = 0; round < ROUNDS; round++) {
+      const controller = new AbortController();
+      const seen: string[] = [];
+      const outcome = await client
+        .executeToolStream(
+          "t",
+          {},
+          {
+            signal: controller.signal,
+            onOutput: (bytes) => {
+              seen.push(Buffer.from(bytes).toString());
+              controller.abort();
+            },
+          },
+        )
+        .catch((error: unknown) => error);
+      expect(seen).toEqual([texts[0]]);
+      expect(outcome).toMatchObject({ name: "ToolsRpcError", codeName: "CANCELLED" });
+    }
+  });
+
+  it("executeTool: an answer that arrives between the abort and the cancel is not taken, the call rejects CANCELLED", async () => {
+    // `hold` is answered together with `trigger`, in the same turn: its answer is on its way as the caller aborts it.
+    let answerHeld: (() => void) | undefined;
+    server = await startFakeServer({
+      executeTool: (call: ServerUnaryCall<ExecuteToolRequest, ExecuteToolResponse>, callback: sendUnaryData<ExecuteToolResponse>) => {
+        if (call.request.toolName === "hold") {
+          answerHeld = () => callback(null, answer);
+          return;
+        }
+        callback(null, answer);
+        answerHeld?.();
+      },
+    });
+    client = createToolsClient({ address: server.address });
+    for (let round = 0; round < ROUNDS; round++) {
+      answerHeld = undefined;
+      const controller = new AbortController();
+      const held = client.executeTool("hold", {}, { signal: controller.signal }).catch((error: unknown) => error);
+      await until(() => answerHeld !== undefined);
+      await client.executeTool("trigger", {});
+      controller.abort();
+      expect(await held).toMatchObject({ name: "ToolsRpcError", codeName: "CANCELLED" });
+    }
+  });
+});
 
 describe("a cancelled call and the caller's next call", () => {
   it("executeTool: aborted right after another call's answer, cancelled on the server before the next call arrives", async () => {

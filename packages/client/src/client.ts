@@ -22,7 +22,7 @@ import {
   type ToolStreamChunk,
 } from "@grok-tools/proto";
 import { toGrpcTarget } from "./address.js";
-import { cancelOnOwnTurn } from "./cancel-call.js";
+import { abortedCallError, cancelOnOwnTurn } from "./cancel-call.js";
 import type { CallOptions } from "./call-options.js";
 import { UnaryRpcBase, unaryRpc, type UnaryRpc } from "./rpc-methods.js";
 import { finalizeViolationsFrom } from "./status-details.js";
@@ -241,16 +241,22 @@ export class ToolsClient extends UnaryRpcBase {
     options.signal?.addEventListener("abort", onAbort, { once: true });
     let ended = false;
     try {
-      for await (const chunk of call as AsyncIterable<ToolStreamChunk>) yield chunk;
+      for await (const chunk of call as AsyncIterable<ToolStreamChunk>) {
+        // What arrives between the abort and the cancel (sent from a turn of its own) is no longer the caller's.
+        if (!options.signal?.aborted) yield chunk;
+      }
       ended = true;
     } catch (error) {
       ended = true;
+      if (options.signal?.aborted) throw abortedCallError(rpcName(def.path), isServiceError(error) ? error : undefined);
       throw isServiceError(error) ? new ToolsRpcError(rpcName(def.path), error) : error;
     } finally {
       options.signal?.removeEventListener("abort", onAbort);
       // Breaking out of the loop returns once the cancel is on its way, ahead of the caller's next call.
       if (!ended) await cancelOnOwnTurn(call);
     }
+    // Ended before the cancel went out: the caller, who aborted, still gets the cancel.
+    if (options.signal?.aborted) throw abortedCallError(rpcName(def.path), undefined);
   }
 
   /** FinalizeToolConfigRequest: chooses and configures the tools; once per session. */
@@ -300,7 +306,9 @@ export class ToolsClient extends UnaryRpcBase {
         this.grpcOptions(options),
         (error: ServiceError | null, value?: Res) => {
           options.signal?.removeEventListener("abort", onAbort);
-          if (error) reject(new ToolsRpcError(rpc.name, error));
+          // Aborted, with the answer in before the cancel went out: the caller still gets the cancel.
+          if (options.signal?.aborted) reject(abortedCallError(rpc.name, error));
+          else if (error) reject(new ToolsRpcError(rpc.name, error));
           else response = value as Res;
         },
       );
