@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "@jest/globals";
 import type { ServerUnaryCall, ServerWritableStream, sendUnaryData } from "@grpc/grpc-js";
 import { StreamDataKind, type ExecuteToolRequest, type ExecuteToolResponse, type ToolStreamChunk } from "@grok-tools/proto";
 import { startFakeServer, type FakeServer } from "../test/fake-server.js";
+import { waitFor } from "../test/wait-for.js";
 import { createToolsClient, type ToolsClient } from "./client.js";
 
 const ROUNDS = 20;
@@ -54,14 +55,6 @@ async function recordingServer(): Promise<{ events: string[] }> {
   });
   client = createToolsClient({ address: server.address });
   return { events };
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting for the server");
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
 }
 
 describe("what the caller sees after its abort", () => {
@@ -122,7 +115,7 @@ describe("what the caller sees after its abort", () => {
       answerHeld = undefined;
       const controller = new AbortController();
       const held = client.executeTool("hold", {}, { signal: controller.signal }).catch((error: unknown) => error);
-      await until(() => answerHeld !== undefined);
+      await waitFor(() => answerHeld !== undefined);
       await client.executeTool("trigger", {});
       controller.abort();
       expect(await held).toMatchObject({ name: "ToolsRpcError", codeName: "CANCELLED" });
@@ -137,13 +130,13 @@ describe("a cancelled call and the caller's next call", () => {
       events.length = 0;
       const controller = new AbortController();
       const held = client!.executeTool("hold", {}, { signal: controller.signal }).catch((error: unknown) => error);
-      await until(() => events.includes("hold arrived"));
+      await waitFor(() => events.includes("hold arrived"));
       await client!.executeTool("quick", {});
       // Here, in the continuation of `quick`'s answer, Node's HTTP/2 session is still handling what it received.
       controller.abort();
       expect(await held).toMatchObject({ name: "ToolsRpcError", codeName: "CANCELLED" });
       await client!.executeTool("next", {});
-      await until(() => events.includes("hold cancelled"));
+      await waitFor(() => events.includes("hold cancelled"));
       expect(events).toEqual(["hold arrived", "quick arrived", "hold cancelled", "next arrived"]);
     }
   });
@@ -156,7 +149,7 @@ describe("a cancelled call and the caller's next call", () => {
       const streamed = client!.executeToolStream("streamed", {}, { signal: controller.signal, onProgress: () => controller.abort() });
       expect(await streamed.catch((error: unknown) => error)).toMatchObject({ name: "ToolsRpcError", codeName: "CANCELLED" });
       await client!.executeTool("next", {});
-      await until(() => events.includes("streamed cancelled"));
+      await waitFor(() => events.includes("streamed cancelled"));
       expect(events).toEqual(["streamed arrived", "streamed cancelled", "next arrived"]);
     }
   });
@@ -170,7 +163,7 @@ describe("a cancelled call and the caller's next call", () => {
         break;
       }
       await client!.executeTool("next", {});
-      await until(() => events.includes("streamed cancelled"));
+      await waitFor(() => events.includes("streamed cancelled"));
       expect(events).toEqual(["streamed arrived", "streamed cancelled", "next arrived"]);
     }
   });

@@ -15,6 +15,7 @@ import { ErrorCode } from "@grok-tools/proto";
 import { createToolsServer, type ToolsServer } from "@grok-tools/server";
 import { createToolsClient } from "../src/index.js";
 import { CuttingProxy } from "./cutting-proxy.js";
+import { waitFor } from "./wait-for.js";
 
 const TOOLS = [{ id: "GrokBuild:search_replace", paramsJson: '{"skip_read_before_edit":true}' }, { id: "GrokBuild:read_file" }];
 const APPEND_TOOLS = [{ id: "GrokBuild:run_terminal_cmd", paramsJson: '{"enabled_background":false}' }];
@@ -38,14 +39,6 @@ function workspace(): string {
   writeFileSync(path.join(dir, "ws", "config.txt"), "value=1\n");
   cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const edit = { file_path: "config.txt", old_string: "value=1", new_string: "value=2" };
