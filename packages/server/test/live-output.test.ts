@@ -120,6 +120,57 @@ describe("LiveOutputWriter", () => {
     expect(fake.written.every((c) => c.chunk?.$case === "data" && c.chunk.value.data.length <= 64)).toBe(true);
   });
 
+  // Pieces of 4 KiB and more are queued as encoded messages (issue #18); what goes out must not change.
+  it("sends large queued pieces intact at contiguous offsets, also when the producer reuses its buffer", async () => {
+    const fake = fakeSink(1);
+    const writer = new LiveOutputWriter(fake.sink, "call-large", 6000, 1024 * 1024);
+    const reused = Buffer.alloc(10_000);
+    const expected: Buffer[] = [];
+    for (let i = 0; i < 8; i++) {
+      reused.fill(65 + i);
+      reused.write(`piece ${i}`);
+      expected.push(Buffer.from(reused));
+      writer.push(reused);
+    }
+    reused.fill(0);
+    const closing = writer.close();
+    while (fake.waiting) fake.drain();
+    await closing;
+    expect(bytesOf(fake.written).equals(Buffer.concat(expected))).toBe(true);
+    expect(fake.written.every((c) => c.callId === "call-large" && c.chunk?.$case === "data" && c.chunk.value.data.length <= 6000)).toBe(true);
+  });
+
+  it("keeps offsets contiguous when large queued pieces are dropped, cut and sent after the marker", async () => {
+    const fake = fakeSink(1);
+    const cap = 64 * 1024;
+    const writer = new LiveOutputWriter(fake.sink, "c", 8192, cap);
+    const all = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `${String(i).padStart(5, "0")}\n`).join(""));
+    // Pieces of 5 000 bytes (not a divisor of the cap or the chunk size): the tail's cut splits them.
+    for (let i = 0; i < all.length; i += 5000) {
+      writer.push(all.subarray(i, i + 5000));
+      // Every 20 pieces the client catches up: then pieces queue again (encoded as they are queued,
+      // at the offsets they will have) until one overflows the cap and moves those after the head.
+      if (i % 100_000 === 95_000) while (fake.waiting) fake.drain();
+    }
+    const closing = writer.close();
+    while (fake.waiting) fake.drain();
+    await closing;
+    const got = bytesOf(fake.written);
+    const dropped = writer.droppedBytes;
+    expect(dropped).toBeGreaterThan(0);
+    expect(got.indexOf("\n[grok-tools: ")).toBeGreaterThan(0);
+    // Markers aside, what arrived is the stream's bytes in order: each piece between markers is a slice of it.
+    const text = got.toString();
+    let from = 0;
+    for (const part of text.split(/\n\[grok-tools: \d+ bytes of live output dropped here[^\n]*\n/)) {
+      const at = all.toString().indexOf(part, from);
+      expect(at).toBeGreaterThanOrEqual(from);
+      from = at + part.length;
+    }
+    expect(got.subarray(got.length - 6).toString()).toBe("39999\n");
+    expect(fake.written.every((c) => c.chunk?.$case === "data" && c.chunk.value.data.length <= 8192)).toBe(true);
+  });
+
   it("after abandon(), close() resolves and nothing more is written", async () => {
     const fake = fakeSink(1);
     const writer = new LiveOutputWriter(fake.sink, "c", 16, 1024);

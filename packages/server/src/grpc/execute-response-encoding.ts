@@ -2,7 +2,7 @@
  * The wire encoding of ExecuteToolResponse and ToolStreamChunk: byte for byte what the generated
  * encoder writes, without its intermediate buffers. It does not decide what a response holds (to-proto.ts).
  */
-import { ExecuteToolResponse, ToolStreamChunk, type ExecutionMetadata, type StreamDataChunk } from "@grok-tools/proto";
+import { ExecuteToolResponse, StreamDataKind, ToolStreamChunk, type ExecutionMetadata, type StreamDataChunk } from "@grok-tools/proto";
 
 /**
  * One writer for the responses the generated encoder writes (errors, and a success it must take, see
@@ -197,6 +197,20 @@ export class EncodedStreamChunk {
 /** `chunk` encoded now (its bytes never share memory with its data). */
 export function encodeToolStreamChunk(chunk: ToolStreamChunk): EncodedStreamChunk {
   return new EncodedStreamChunk(serializeToolStreamChunk(chunk));
+}
+
+/**
+ * A live-output data chunk (kind unspecified) encoded now, with `data`'s copy inside it: `bytes` is
+ * that copy, a view of the encoded message. Undefined below {@link EXACT_SIZE_CHUNK_MIN_BYTES} or
+ * where the exact writer does not apply (the generated encoder's layout is not known here).
+ */
+export function encodeLiveDataChunk(callId: string, data: Buffer, offset: number): { chunk: EncodedStreamChunk; bytes: Buffer } | undefined {
+  if (data.byteLength < EXACT_SIZE_CHUNK_MIN_BYTES) return undefined;
+  const encoded = encodeLargeDataChunk(callId, { kind: StreamDataKind.STREAM_DATA_KIND_UNSPECIFIED, data, offset });
+  if (!encoded) return undefined;
+  // The data is the last field but the offset (see encodeLargeDataChunk).
+  const end = encoded.length - varintFieldSize(offset);
+  return { chunk: new EncodedStreamChunk(encoded), bytes: encoded.subarray(end - data.byteLength, end) };
 }
 
 /**

@@ -6,7 +6,7 @@
  * tail with a marker saying how much is missing, so a slow client never grows the server's memory.
  */
 import { StreamDataKind } from "@grok-tools/proto";
-import { encodeToolStreamChunk, type EncodedStreamChunk } from "./execute-response-encoding.js";
+import { encodeLiveDataChunk, encodeToolStreamChunk, type EncodedStreamChunk } from "./execute-response-encoding.js";
 
 /** The request header a client sends (value `1`) to receive live output on ExecuteToolStream. */
 export const LIVE_OUTPUT_HEADER = "x-grok-live-output";
@@ -56,6 +56,11 @@ export class HeadTailQueue {
   /** Whether nothing waits to be sent: no bytes, no drop marker. */
   get idle(): boolean {
     return this.size === 0 && !this.dropping;
+  }
+
+  /** Whether bytes were dropped and their marker is not out yet (the offsets of what is queued are not known). */
+  get dropsPending(): boolean {
+    return this.dropping;
   }
 
   /** Total bytes dropped so far (over the life of the queue). */
@@ -136,6 +141,8 @@ export class LiveOutputWriter {
   private closed = false;
   private abandoned = false;
   private flushed: (() => void) | undefined;
+  /** Queued bytes encoded as they were queued (see `queued`), by the very Buffer the queue holds. */
+  private readonly preEncoded = new WeakMap<Buffer, { chunk: EncodedStreamChunk; offset: number }>();
 
   constructor(
     private readonly sink: LiveOutputSink,
@@ -169,12 +176,35 @@ export class LiveOutputWriter {
       at = end;
     }
     if (at === view.length) return;
-    // The rest waits in the queue, copied (the producer may reuse its buffer) into unfilled memory:
-    // Buffer.from(bytes) zero-fills its new buffer first.
-    const copy = Buffer.allocUnsafe(view.length - at);
-    copy.set(view.subarray(at));
-    this.queue.push(copy);
+    // The rest waits in the queue, copied: the producer may reuse its buffer.
+    let offset = this.offset + this.queue.size;
+    while (at < view.length) {
+      const end = Math.min(view.length, at + this.chunkSize);
+      this.queue.push(this.queued(view.subarray(at, end), offset));
+      offset += end - at;
+      at = end;
+    }
     this.pump();
+  }
+
+  /**
+   * `piece`'s copy to queue. A large piece is copied by encoding it now, at the offset it will have
+   * unless the queue drops bytes ahead of it, and `send` sends that message as it is when the copy
+   * comes out of the queue whole at that offset (issue #18: a client reading a 64 MiB stream more
+   * slowly than `cat` prints it had every byte copied to queue it, then again to encode it; with
+   * grpc-js's framing and the pipe's own read, four buffers a chunk where a bare stream has two, and
+   * garbage collection was a third of the server's time).
+   */
+  private queued(piece: Buffer, offset: number): Buffer {
+    const encoded = this.queue.dropsPending ? undefined : encodeLiveDataChunk(this.callId, piece, offset);
+    if (encoded) {
+      this.preEncoded.set(encoded.bytes, { chunk: encoded.chunk, offset });
+      return encoded.bytes;
+    }
+    // Into unfilled memory: Buffer.from(bytes) zero-fills its new buffer first.
+    const copy = Buffer.allocUnsafe(piece.length);
+    copy.set(piece);
+    return copy;
   }
 
   /** Stops taking output and resolves once everything queued has been handed to grpc-js. */
@@ -200,10 +230,14 @@ export class LiveOutputWriter {
 
   /** Sends one chunk of at most the chunk size, encoded now; stops sending when grpc-js says wait. */
   private send(data: Buffer): void {
-    const chunk = encodeToolStreamChunk({
-      callId: this.callId,
-      chunk: { $case: "data", value: { kind: StreamDataKind.STREAM_DATA_KIND_UNSPECIFIED, data, offset: this.offset } },
-    });
+    const pre = this.preEncoded.get(data);
+    const chunk =
+      pre !== undefined && pre.offset === this.offset
+        ? pre.chunk
+        : encodeToolStreamChunk({
+            callId: this.callId,
+            chunk: { $case: "data", value: { kind: StreamDataKind.STREAM_DATA_KIND_UNSPECIFIED, data, offset: this.offset } },
+          });
     this.offset += data.length;
     if (!this.sink.write(chunk)) {
       this.waiting = true;
