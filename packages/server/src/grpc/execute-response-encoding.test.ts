@@ -41,6 +41,11 @@ describe("serializeExecuteToolResponse", () => {
     ["no call id and no metadata", success(large, large, { callId: "", metadata: undefined })],
     ["a 64-bit duration", success(large, "p", { metadata: { ...metadata, durationMs: 2 ** 40 } })],
     ["results whose lengths need 4-byte varints", success("z".repeat(2_100_000), "w".repeat(300))],
+    // Texts of 16 K units and more are written before they are measured, up to 1 MiB of staging (3 bytes a unit).
+    ["a large prompt_text beside a small output_json", success('{"ok":true}', numbered(3000))],
+    ["two large texts that fill the staging together", success(`"${"é→".repeat(87_000)}"`, "😀".repeat(87_000))],
+    ["two large texts past the staging together", success("a".repeat(200_000), "→".repeat(200_000))],
+    ["a text just under the staged length", success("→".repeat(16 * 1024 - 1), "\ud800".repeat(16 * 1024))],
     [
       "an error",
       {
@@ -98,6 +103,12 @@ describe("serializeExecuteToolResponse", () => {
     );
     expect(ExecuteToolResponse.decode(second).result).toEqual({ $case: "success", value: { outputJson: '{"n":2}', promptText: "two" } });
     for (let i = 0; i < 50; i++) expectSameBytes(success(JSON.stringify({ i, pad: "p".repeat(i * 37) }), `call ${i}`));
+  });
+
+  it("keeps each large response's bytes its own while the staging is reused", () => {
+    const responses = Array.from({ length: 6 }, (_, i) => success(JSON.stringify({ i, content: numbered(1000 + 400 * i) }), `${i}: ${numbered(900)}`));
+    const encoded = responses.map((response) => serializeExecuteToolResponse(response));
+    encoded.forEach((bytes, i) => expect(bytes.equals(Buffer.from(ExecuteToolResponse.encode(responses[i]!).finish()))).toBe(true));
   });
 });
 
