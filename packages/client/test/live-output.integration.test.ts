@@ -190,6 +190,18 @@ describe("live output of run_terminal_cmd", () => {
       /\n\[grok-tools: \d+ bytes of live output dropped here because the client read more slowly than the tool printed; the final result is not affected\]\n/,
     );
     expect(text.length).toBeLessThan(total);
+    // Around the markers, every byte is the command's own, in order: a head of its output, then pieces of it
+    // that end with its end (what queued while the client did not read goes out as encoded when queued).
+    const expected = Array.from({ length: total / 8 }, (_, i) => `${String(i + 1).padStart(7, "0")}\n`).join("");
+    const parts = text.split(/\n\[grok-tools: \d+ bytes of live output dropped here[^\n]*\]\n/);
+    expect(expected.startsWith(parts[0]!)).toBe(true);
+    let from = parts[0]!.length;
+    for (const part of parts.slice(1)) {
+      const at = expected.indexOf(part, from);
+      expect(at).toBeGreaterThanOrEqual(from);
+      from = at + part.length;
+    }
+    expect(from).toBe(expected.length);
     const final = chunks.at(-1)?.chunk;
     expect(final?.$case).toBe("finalResult");
     if (final?.$case !== "finalResult") return;
