@@ -112,6 +112,12 @@ describe("window (reference unit cases)", () => {
     expect(isBinary("pdf", new Uint8Array())).toBe(false);
     expect(isBinary("txt", Buffer.from("Hello\n"))).toBe(false);
     expect(isBinary("txt", Buffer.from([1, 2, 3, 65]))).toBe(true);
+    // More than 30% of the first 8 KiB below 9 or in 14-31 (tab, newlines, form feed and CR are text).
+    expect(isBinary("txt", Buffer.from([14, 31, 8, ...Buffer.from("abcdefg")]))).toBe(false);
+    expect(isBinary("txt", Buffer.from([14, 31, 8, 1, ...Buffer.from("abcdef")]))).toBe(true);
+    expect(isBinary("txt", Buffer.from([9, 10, 11, 12, 13, 9, 10, 11, 12, 13]))).toBe(false);
+    expect(isBinary("txt", Buffer.concat([Buffer.alloc(8192, "a"), Buffer.alloc(8192, 1)]))).toBe(false);
+    expect(isBinary("txt", Buffer.concat([Buffer.alloc(5000, "a"), Buffer.alloc(8192, 1)]))).toBe(true);
     expect(imageMimeType(Buffer.from("GIF89a...."))).toBe("image/gif");
     expect(imageMimeType(Buffer.from("hello"))).toBeUndefined();
     expect(isSkillMarkdown("/a/b/SKILL.md")).toBe(true);
