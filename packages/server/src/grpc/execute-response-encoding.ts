@@ -70,7 +70,7 @@ function encodeSuccess(callId: string, outputJson: string, promptText: string, m
   const callIdBytes = utf8Size(callId);
   const staging = stagingBuffer(stagedRoom(outputJson) + stagedRoom(promptText));
   const output = sizeText(outputJson, staging, 0);
-  const prompt = sizeText(promptText, staging, output.stagedAt < 0 ? 0 : output.stagedAt + output.bytes);
+  const prompt = sizeText(promptText, staging, output.staged ? output.bytes : 0);
   const outputBytes = output.bytes;
   const promptBytes = prompt.bytes;
   const successBytes = textFieldSize(outputBytes) + textFieldSize(promptBytes);
@@ -93,8 +93,8 @@ function encodeSuccess(callId: string, outputJson: string, promptText: string, m
   let at = writeText(out, 0, FIELD_1_BYTES_TAG, callId, callIdBytes);
   out[at++] = FIELD_2_BYTES_TAG;
   at = writeVarint(out, at, successBytes);
-  at = writeSizedText(out, at, FIELD_2_BYTES_TAG, outputJson, output, staging);
-  at = writeSizedText(out, at, FIELD_3_BYTES_TAG, promptText, prompt, staging);
+  at = writeSizedText(out, at, FIELD_2_BYTES_TAG, outputJson, output);
+  at = writeSizedText(out, at, FIELD_3_BYTES_TAG, promptText, prompt);
   if (metadata) {
     out[at++] = FIELD_4_BYTES_TAG;
     at = writeVarint(out, at, metadataBytes);
@@ -138,24 +138,25 @@ function stagingBuffer(bytes: number): Buffer | undefined {
   return sharedStaging;
 }
 
-/** A text's UTF-8 size and, when it was written first, where its bytes start in the staging buffer (else -1). */
+/** A text's UTF-8 size and, when it was written first, its bytes in the staging buffer. */
 interface SizedText {
   bytes: number;
-  stagedAt: number;
+  staged: Buffer | undefined;
 }
 
 /** Sizes `text`, writing it into `staging` at `at` first when it is long enough and there is staging. */
 function sizeText(text: string, staging: Buffer | undefined, at: number): SizedText {
-  if (staging === undefined || text.length < WRITE_FIRST_MIN_UNITS) return { bytes: utf8Size(text), stagedAt: -1 };
-  return { bytes: staging.write(text, at, "utf8"), stagedAt: at };
+  if (staging === undefined || text.length < WRITE_FIRST_MIN_UNITS) return { bytes: utf8Size(text), staged: undefined };
+  const bytes = staging.write(text, at, "utf8");
+  return { bytes, staged: staging.subarray(at, at + bytes) };
 }
 
 /** writeText for a sized text: its staged bytes copied, or the text written. */
-function writeSizedText(out: Buffer, at: number, tag: number, text: string, sized: SizedText, staging: Buffer | undefined): number {
-  if (staging === undefined || sized.stagedAt < 0) return writeText(out, at, tag, text, sized.bytes);
+function writeSizedText(out: Buffer, at: number, tag: number, text: string, sized: SizedText): number {
+  if (sized.staged === undefined) return writeText(out, at, tag, text, sized.bytes);
   out[at++] = tag;
   at = writeVarint(out, at, sized.bytes);
-  return at + staging.copy(out, at, sized.stagedAt, sized.stagedAt + sized.bytes);
+  return at + sized.staged.copy(out, at);
 }
 
 /** The largest int32 (estimated_tokens): the generated encoder refuses a larger one, and so does this one, through it. */

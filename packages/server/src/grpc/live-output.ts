@@ -228,7 +228,7 @@ export class LiveOutputWriter {
     done?.();
   }
 
-  /** Sends one chunk of at most the chunk size, encoded now; stops sending when grpc-js says wait. */
+  /** Sends one chunk of at most the chunk size, encoded now unless it was when queued; stops sending when grpc-js says wait. */
   private send(data: Buffer): void {
     const pre = this.preEncoded.get(data);
     const chunk =
