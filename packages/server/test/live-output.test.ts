@@ -36,6 +36,13 @@ function fakeSink(room: number) {
   };
 }
 
+/** Closes the writer while the client reads everything: resolves once all that was queued went out. */
+async function closeReadingAll(writer: LiveOutputWriter, fake: ReturnType<typeof fakeSink>): Promise<void> {
+  const closing = writer.close();
+  while (fake.waiting) fake.drain();
+  await closing;
+}
+
 function bytesOf(chunks: ToolStreamChunk[]): Buffer {
   let offset = 0;
   const parts: Buffer[] = [];
@@ -104,9 +111,7 @@ describe("LiveOutputWriter", () => {
     const all = Buffer.from(Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(4, "0")}\n`).join(""));
     // The first push goes out (and the sink says wait); the rest queue, capped.
     for (let i = 0; i < all.length; i += 10) writer.push(all.subarray(i, i + 10));
-    const closing = writer.close();
-    while (fake.waiting) fake.drain();
-    await closing;
+    await closeReadingAll(writer, fake);
     const got = bytesOf(fake.written);
     const dropped = writer.droppedBytes;
     expect(dropped).toBeGreaterThan(0);
@@ -133,9 +138,7 @@ describe("LiveOutputWriter", () => {
       writer.push(reused);
     }
     reused.fill(0);
-    const closing = writer.close();
-    while (fake.waiting) fake.drain();
-    await closing;
+    await closeReadingAll(writer, fake);
     expect(bytesOf(fake.written).equals(Buffer.concat(expected))).toBe(true);
     expect(fake.written.every((c) => c.callId === "call-large" && c.chunk?.$case === "data" && c.chunk.value.data.length <= 6000)).toBe(true);
   });
@@ -152,18 +155,16 @@ describe("LiveOutputWriter", () => {
       // at the offsets they will have) until one overflows the cap and moves those after the head.
       if (i % 100_000 === 95_000) while (fake.waiting) fake.drain();
     }
-    const closing = writer.close();
-    while (fake.waiting) fake.drain();
-    await closing;
+    await closeReadingAll(writer, fake);
     const got = bytesOf(fake.written);
     const dropped = writer.droppedBytes;
     expect(dropped).toBeGreaterThan(0);
     expect(got.indexOf("\n[grok-tools: ")).toBeGreaterThan(0);
     // Markers aside, what arrived is the stream's bytes in order: each piece between markers is a slice of it.
-    const text = got.toString();
+    const sent = all.toString();
     let from = 0;
-    for (const part of text.split(/\n\[grok-tools: \d+ bytes of live output dropped here[^\n]*\n/)) {
-      const at = all.toString().indexOf(part, from);
+    for (const part of got.toString().split(/\n\[grok-tools: \d+ bytes of live output dropped here[^\n]*\n/)) {
+      const at = sent.indexOf(part, from);
       expect(at).toBeGreaterThanOrEqual(from);
       from = at + part.length;
     }
