@@ -97,9 +97,11 @@ export async function compareLatency({ name, ours, bare, target, percentile = 50
   const hist = { ours: histogram(), bare: histogram() };
   // One warm-up pass of both, not recorded: JIT, connections, lazy modules.
   await runRound({ ours, bare }, ["ours", "bare"], smoke ? 10 : WARM_UP_MS, undefined);
+  const perRound = [];
   for (let r = 0; r < rounds; r++) {
-    await runRound({ ours, bare }, r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"], roundMs, hist);
+    perRound.push(await runRound({ ours, bare }, r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"], roundMs, hist, percentile));
   }
+  printRounds(name, perRound, (round) => round.ours / round.bare);
   const row = record({
     name,
     ours: ms(hist.ours.getValueAtPercentile(percentile)),
@@ -113,14 +115,41 @@ export async function compareLatency({ name, ours, bare, target, percentile = 50
   return row;
 }
 
-async function runRound(fns, order, timeMs, hist) {
+/** One round of each side in `order`; samples go into `hist`. Returns each side's `percentile` of this round alone, in ms. */
+async function runRound(fns, order, timeMs, hist, percentile = 50) {
   const bench = new Bench({ time: timeMs, iterations: smoke ? 3 : 10, warmup: false, retainSamples: true, throws: true });
   for (const side of order) bench.add(side, fns[side]);
   await bench.run();
-  if (!hist) return;
+  if (!hist) return undefined;
+  const thisRound = {};
   for (const task of bench.tasks) {
-    for (const sample of task.result.latency.samples ?? []) hist[task.name].recordValue(Math.max(1, Math.round(sample * 1000)));
+    const samples = task.result.latency.samples ?? [];
+    for (const sample of samples) hist[task.name].recordValue(Math.max(1, Math.round(sample * 1000)));
+    thisRound[task.name] = percentileOf(samples, percentile);
   }
+  return thisRound;
+}
+
+function percentileOf(values, percentile) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((percentile / 100) * sorted.length) - 1)];
+}
+
+/**
+ * With GROK_BENCH_ROUNDS=1, prints the ratio each round alone would give (its quartiles and every
+ * value in run order): how far one run's rounds spread around the row's pooled ratio, which is
+ * what decides whether a row close to its target passes or fails by run.
+ */
+function printRounds(name, perRound, ratioOf) {
+  if (process.env.GROK_BENCH_ROUNDS !== "1") return;
+  const ratios = perRound.map(ratioOf);
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1) + 0.5))].toFixed(3);
+  console.log(
+    `    ${name}, each round's ratio: min ${at(0)}, q1 ${at(0.25)}, median ${at(0.5)}, q3 ${at(0.75)}, max ${at(1)} ` +
+      `(in order: ${ratios.map((x) => x.toFixed(2)).join(" ")})`,
+  );
 }
 
 /**
@@ -134,7 +163,10 @@ export async function compareThroughput({ name, ours, bare, concurrency, target,
   const fns = { ours: batch(ours), bare: batch(bare) };
   const hist = { ours: histogram(), bare: histogram() };
   await runRound(fns, ["ours", "bare"], smoke ? 10 : WARM_UP_MS, undefined);
-  for (let r = 0; r < rounds; r++) await runRound(fns, r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"], roundMs, hist);
+  const perRound = [];
+  for (let r = 0; r < rounds; r++) perRound.push(await runRound(fns, r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"], roundMs, hist));
+  // Ops/s ratio of a round: the bare side's batch time over ours.
+  printRounds(name, perRound, (round) => round.bare / round.ours);
   const opsPerSecond = (h) => (concurrency * 1e6) / h.getValueAtPercentile(50);
   const row = record({ name, ours: opsPerSecond(hist.ours), bare: opsPerSecond(hist.bare), unit: "ops/s", target, note });
   hist.ours.destroy();
@@ -149,20 +181,28 @@ export async function compareThroughput({ name, ours, bare, concurrency, target,
 export async function compareBurst({ name, ours, bare, concurrency, target, percentile = 99, rounds = smoke ? 2 : 10, note }) {
   if (!selected(name)) return undefined;
   const hist = { ours: histogram(), bare: histogram() };
+  // Each call's latency in µs into `h`; returns the burst's own `percentile`.
   const burst = async (fn, h) => {
-    await Promise.all(
+    const latencies = await Promise.all(
       Array.from({ length: concurrency }, async () => {
         const start = process.hrtime.bigint();
         await fn();
-        h?.recordValue(Math.max(1, Math.round(Number(process.hrtime.bigint() - start) / 1000)));
+        const us = Math.max(1, Math.round(Number(process.hrtime.bigint() - start) / 1000));
+        h?.recordValue(us);
+        return us;
       }),
     );
+    return percentileOf(latencies, percentile);
   };
   await burst(ours);
   await burst(bare);
+  const perRound = [];
   for (let r = 0; r < rounds; r++) {
-    for (const side of r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"]) await burst(side === "ours" ? ours : bare, hist[side]);
+    const thisRound = {};
+    for (const side of r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"]) thisRound[side] = await burst(side === "ours" ? ours : bare, hist[side]);
+    perRound.push(thisRound);
   }
+  printRounds(name, perRound, (round) => round.ours / round.bare);
   const row = record({
     name,
     ours: ms(hist.ours.getValueAtPercentile(percentile)),
