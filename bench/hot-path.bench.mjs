@@ -200,6 +200,14 @@ try {
     );
     await serverCpu("server CPU per call: empty unary, one at a time", server.emptyCall, floor.emptyCall, "the bare grpc-js server's CPU per empty unary", 1);
     await serverCpu("server CPU per call: todo_write, one at a time", todo, floorTodo, "the bare server answering todo_write's recorded response", 1);
+    // What the read_file p50 row pays beyond its work floor: one call at a time, each on cold caches.
+    await serverCpu(
+      "server CPU per call: read_file of a 1-line file, one at a time",
+      readOne,
+      floorReadOneWork,
+      "the work floor: the bare server making the read's own work",
+      1,
+    );
   } finally {
     await floor.close();
   }
