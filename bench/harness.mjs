@@ -115,7 +115,13 @@ export async function compareLatency({ name, ours, bare, target, percentile = 50
   return row;
 }
 
-/** One round of each side in `order`; samples go into `hist`. Returns each side's `percentile` of this round alone, in ms. */
+/** With GROK_BENCH_ROUNDS=1, cases also print each round's own ratio (see {@link printRounds}). */
+const showRounds = process.env.GROK_BENCH_ROUNDS === "1";
+
+/**
+ * One round of each side in `order`; samples go into `hist`. With {@link showRounds}, returns each
+ * side's `percentile` of this round alone, in ms (otherwise nothing is sorted for it).
+ */
 async function runRound(fns, order, timeMs, hist, percentile = 50) {
   const bench = new Bench({ time: timeMs, iterations: smoke ? 3 : 10, warmup: false, retainSamples: true, throws: true });
   for (const side of order) bench.add(side, fns[side]);
@@ -125,15 +131,16 @@ async function runRound(fns, order, timeMs, hist, percentile = 50) {
   for (const task of bench.tasks) {
     const samples = task.result.latency.samples ?? [];
     for (const sample of samples) hist[task.name].recordValue(Math.max(1, Math.round(sample * 1000)));
-    thisRound[task.name] = percentileOf(samples, percentile);
+    if (showRounds) thisRound[task.name] = percentileOf(samples, percentile);
   }
   return thisRound;
 }
 
+/** The nearest-rank `percentile` (0-100) of `values`. */
 function percentileOf(values, percentile) {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((percentile / 100) * sorted.length) - 1)];
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((percentile / 100) * sorted.length) - 1))];
 }
 
 /**
@@ -142,12 +149,11 @@ function percentileOf(values, percentile) {
  * what decides whether a row close to its target passes or fails by run.
  */
 function printRounds(name, perRound, ratioOf) {
-  if (process.env.GROK_BENCH_ROUNDS !== "1") return;
+  if (!showRounds) return;
   const ratios = perRound.map(ratioOf);
-  const sorted = [...ratios].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1) + 0.5))].toFixed(3);
+  const at = (percentile) => percentileOf(ratios, percentile).toFixed(3);
   console.log(
-    `    ${name}, each round's ratio: min ${at(0)}, q1 ${at(0.25)}, median ${at(0.5)}, q3 ${at(0.75)}, max ${at(1)} ` +
+    `    ${name}, each round's ratio: min ${at(0)}, q1 ${at(25)}, median ${at(50)}, q3 ${at(75)}, max ${at(100)} ` +
       `(in order: ${ratios.map((x) => x.toFixed(2)).join(" ")})`,
   );
 }
@@ -181,7 +187,7 @@ export async function compareThroughput({ name, ours, bare, concurrency, target,
 export async function compareBurst({ name, ours, bare, concurrency, target, percentile = 99, rounds = smoke ? 2 : 10, note }) {
   if (!selected(name)) return undefined;
   const hist = { ours: histogram(), bare: histogram() };
-  // Each call's latency in µs into `h`; returns the burst's own `percentile`.
+  // Each call's latency in µs into `h`; with showRounds, returns the burst's own `percentile`.
   const burst = async (fn, h) => {
     const latencies = await Promise.all(
       Array.from({ length: concurrency }, async () => {
@@ -192,7 +198,7 @@ export async function compareBurst({ name, ours, bare, concurrency, target, perc
         return us;
       }),
     );
-    return percentileOf(latencies, percentile);
+    return showRounds ? percentileOf(latencies, percentile) : undefined;
   };
   await burst(ours);
   await burst(bare);
