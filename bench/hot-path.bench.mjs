@@ -85,19 +85,21 @@ try {
   // Reported, not judged: how much of the ratios above the messages alone cost. A bare grpc-js server
   // answers each call with the response our server gave (same sizes, same generated serializer) and
   // runs nothing; its ratio to its own empty unary is the floor no tool work can go under.
-  // The work floor adds what a confined, tracked read cannot skip (see startFloorServer): on this
-  // machine its syscalls alone are a sizeable share of an empty call (issue #18).
+  // The work floor adds what the call itself cannot skip (see startFloorServer): for the read, a
+  // confined, tracked read, whose syscalls alone are a sizeable share of an empty call on this
+  // machine; for todo_write, the input's parse and the output's JSON (issue #18).
   const inputs = [
     ["todo_write", { merge: true, todos: [{ id: "bench", content: "measure the hot path", status: "in_progress" }] }, todo],
     ["read_file", { target_file: "one-line.txt" }, readOne],
     ["read_file", { target_file: "two-thousand.txt", limit: 2000 }, readBig],
     ["read_file with its read", { target_file: "one-line.txt" }, readOne, oneLine],
+    ["todo_write with its work", { merge: true, todos: [{ id: "bench", content: "measure the hot path", status: "in_progress" }] }, todo, { todoList: true }],
   ];
   const recorded = [];
-  for (const [name, input, call, readsFile] of inputs) recorded.push([name, JSON.stringify(input), await call(), readsFile]);
+  for (const [name, input, call, work] of inputs) recorded.push([name, JSON.stringify(input), await call(), work]);
   const floor = await startFloorServer(recorded);
   try {
-    const [floorTodo, floorReadOne, floorReadBig, floorReadOneWork] = inputs.map(([name, input]) => floor.toolCall(name, input));
+    const [floorTodo, floorReadOne, floorReadBig, floorReadOneWork, floorTodoWork] = inputs.map(([name, input]) => floor.toolCall(name, input));
     await compareLatency({
       name: "transport floor: todo_write's messages, no work, p50",
       ours: floorTodo,
@@ -107,6 +109,21 @@ try {
     await compareThroughput({
       name: "transport floor: todo_write's messages, no work, 64 in flight",
       ours: floorTodo,
+      bare: floor.emptyCall,
+      concurrency: 64,
+      note: "empty grpc-js unary on the same bare server, 64 in flight",
+    });
+    // todo_write's own work (parse and check the input, the output's list and snapshot and its JSON, the
+    // summary, a call id): what its transport floor leaves out and no implementation of the tool skips.
+    await compareLatency({
+      name: "work floor: todo_write's messages + the call's own work, p50",
+      ours: floorTodoWork,
+      bare: floor.emptyCall,
+      note: "empty grpc-js unary on the same bare server; ours parses the input, builds and encodes the output, makes a call id",
+    });
+    await compareThroughput({
+      name: "work floor: todo_write's messages + the call's own work, 64 in flight",
+      ours: floorTodoWork,
       bare: floor.emptyCall,
       concurrency: 64,
       note: "empty grpc-js unary on the same bare server, 64 in flight",
@@ -192,6 +209,12 @@ try {
       });
     await serverCpu("server CPU per call: empty unary, 64 in flight", server.emptyCall, floor.emptyCall, "the bare grpc-js server's CPU per empty unary");
     await serverCpu("server CPU per call: todo_write, 64 in flight", todo, floorTodo, "the bare server answering todo_write's recorded response");
+    await serverCpu(
+      "server CPU per call: todo_write against its work floor, 64 in flight",
+      todo,
+      floorTodoWork,
+      "the work floor: the bare server making the call's own work",
+    );
     await serverCpu(
       "server CPU per call: read_file of a 1-line file, 64 in flight",
       readOne,

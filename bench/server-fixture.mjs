@@ -170,11 +170,14 @@ server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p
  * A bare grpc-js server process that answers ExecuteTool with a response recorded from our server,
  * chosen by the request's input_json, through the generated service definition (the same decoding,
  * serializer and message sizes) and runs nothing: the transport floor of a tool call. Beside it the
- * same health Check as the bare server. `responses`: `[[toolName, inputJson, ExecuteToolResponse, readsFile?], ...]`,
- * chosen by tool name and input. With `readsFile` (a path) the answer is preceded by the least a
- * confined, tracked read of that file must do, synchronously: parse the input, open, check the
- * descriptor's path in /proc, fstat, read, close, sha256 the bytes, JSON-encode a FileContent of
- * the text (the work floor of read_file: what no implementation of the tool can skip).
+ * same health Check as the bare server. `responses`: `[[toolName, inputJson, ExecuteToolResponse, work?], ...]`,
+ * chosen by tool name and input. With `work`, the answer is preceded by the least the call itself
+ * must do, synchronously (its work floor: what no implementation of the tool can skip):
+ * - a path: a confined, tracked read of that file: parse the input, open, check the descriptor's
+ *   path in /proc, fstat, read, close, sha256 the bytes, JSON-encode a FileContent of the text;
+ * - `{ todoList: true }`: a todo_write: parse the input, check each todo's fields, copy the items
+ *   (priority defaulted) into the output's list and state snapshot, write the summary, JSON-encode
+ *   the output, estimate the prompt's tokens, and answer under a fresh call id.
  * Resolves `{ emptyCall, toolCall(toolName, input), close() }` like {@link startServer}.
  */
 export async function startFloorServer(responses) {
@@ -182,18 +185,16 @@ export async function startFloorServer(responses) {
   const file = path.join(temp.dir, "responses.json");
   (await import("node:fs")).writeFileSync(
     file,
-    JSON.stringify(
-      responses.map(([toolName, input, response, readsFile]) => [`${toolName}\n${input}`, ExecuteToolResponse.toJSON(response), readsFile ?? null]),
-    ),
+    JSON.stringify(responses.map(([toolName, input, response, work]) => [`${toolName}\n${input}`, ExecuteToolResponse.toJSON(response), work ?? null])),
   );
   const script = `
     import grpc from "@grpc/grpc-js";
     import health from "grpc-health-check";
-    import { createHash } from "node:crypto";
+    import { createHash, randomUUID } from "node:crypto";
     import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, readlinkSync } from "node:fs";
     import { ExecuteToolResponse, GrokToolsServiceService, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
     const answers = new Map(
-      JSON.parse(readFileSync(${JSON.stringify(file)}, "utf8")).map(([key, json, readsFile]) => [key, { response: ExecuteToolResponse.fromJSON(json), readsFile }]),
+      JSON.parse(readFileSync(${JSON.stringify(file)}, "utf8")).map(([key, json, work]) => [key, { response: ExecuteToolResponse.fromJSON(json), work }]),
     );
     const readLikeTheTool = (inputJson, file) => {
       JSON.parse(inputJson);
@@ -210,12 +211,33 @@ export async function startFloorServer(responses) {
         closeSync(fd);
       }
     };
+    const todoLikeTheTool = (inputJson) => {
+      const input = JSON.parse(inputJson);
+      if (typeof input !== "object" || input === null || !Array.isArray(input.todos)) throw new Error("todos must be a list");
+      const list = [];
+      const todos = {};
+      let summary = "";
+      for (const todo of input.todos) {
+        if (typeof todo.id !== "string" || typeof todo.content !== "string" || typeof todo.status !== "string") throw new Error("bad todo");
+        const item = { content: todo.content, priority: todo.priority ?? "medium", status: todo.status };
+        // One object in the list and the snapshot, as ours shares them.
+        list.push(item);
+        todos[todo.id] = item;
+        summary += "- [" + item.status + "] " + todo.id + ": " + item.content + "\\n";
+      }
+      JSON.stringify({ type: "Todo", TodosUpdated: { summary_for_prompt: summary, todos: list, state: { todos } } });
+      Buffer.byteLength(summary, "utf8");
+      return randomUUID();
+    };
     const server = new grpc.Server({ "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES });
     new health.HealthImplementation({ "": "SERVING" }).addToServer(server);
     server.addService(GrokToolsServiceService, {
       executeTool: (call, callback) => {
         const answer = answers.get(call.request.toolName + "\\n" + call.request.inputJson);
-        if (answer?.readsFile) readLikeTheTool(call.request.inputJson, answer.readsFile);
+        const work = answer?.work;
+        if (typeof work === "string") readLikeTheTool(call.request.inputJson, work);
+        // The recorded answer under the fresh id: an id of the same length, so the same bytes on the wire.
+        else if (work?.todoList) return callback(null, { ...answer.response, callId: todoLikeTheTool(call.request.inputJson) });
         callback(null, answer?.response);
       },
     });
