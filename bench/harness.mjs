@@ -52,7 +52,7 @@ export function record({ name, ours, bare, unit, target, note }) {
     ours: round(ours),
     bare: round(bare),
     unit,
-    ratio: round(ratio),
+    ratio: roundRatio(ratio, target, passed),
     target: describeTarget(target),
     pass: smoke ? "smoke" : passed ? "pass" : "FAIL",
     ...(note ? { note } : {}),
@@ -68,6 +68,20 @@ export function record({ name, ours, bare, unit, target, note }) {
 function round(x) {
   if (!Number.isFinite(x)) return x;
   return Math.abs(x) >= 100 ? Math.round(x) : Number(x.toPrecision(3));
+}
+
+/**
+ * A ratio to three significant digits, or as many more as it takes not to read as the other side of
+ * its target: a failing 1.3004 against ≤ 1.3 prints 1.3004, not 1.3.
+ */
+function roundRatio(ratio, target, passed) {
+  const rounded = round(ratio);
+  if (!Number.isFinite(ratio) || !target?.ratio || judge(target, rounded, rounded) === passed) return rounded;
+  for (let digits = 4; digits <= 8; digits++) {
+    const shown = Number(ratio.toPrecision(digits));
+    if (judge(target, shown, shown) === passed) return shown;
+  }
+  return ratio;
 }
 
 /** A histogram of microseconds (1 µs to 10 min, 3 significant digits). */
