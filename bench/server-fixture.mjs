@@ -190,7 +190,7 @@ export async function startFloorServer(responses) {
   const script = `
     import grpc from "@grpc/grpc-js";
     import health from "grpc-health-check";
-    import { createHash, randomUUID } from "node:crypto";
+    import { hash, randomUUID } from "node:crypto";
     import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, readlinkSync } from "node:fs";
     import { ExecuteToolResponse, GrokToolsServiceService, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
     const answers = new Map(
@@ -204,7 +204,7 @@ export async function startFloorServer(responses) {
         const stat = fstatSync(fd);
         const buffer = Buffer.allocUnsafe(stat.size + 1);
         const bytes = buffer.subarray(0, readSync(fd, buffer, 0, stat.size + 1, null));
-        createHash("sha256").update(bytes).digest("hex");
+        hash("sha256", bytes, "hex");
         const text = bytes.toString("utf8");
         return JSON.stringify({ type: "ReadFile", FileContent: { content: "1→" + text, content_concise: "1→" + text, absolute_path: realPath, offset: null, raw_output: text, total_lines: 2 } });
       } finally {

@@ -421,6 +421,20 @@ describe("read tracker", () => {
     expect(changes).toBe(4);
     expect(tracker.get("/ws/a")).toEqual({ sha256: expect.any(String), size: 2, mtimeMs: 2 });
   });
+  test("records the sha256 (hex) of exactly the bytes given: a view of a larger buffer, a string as UTF-8", () => {
+    const resources = new ResourceStore();
+    const tracker = readTracker({ resources });
+    // sha256("abc"), FIPS 180-2's example: saved states keep matching the files they recorded.
+    const abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    tracker.recordRead("/ws/view", Buffer.from("xxabcyy").subarray(2, 5), { mtimeMs: 1 });
+    expect(tracker.get("/ws/view")).toEqual({ sha256: abc, size: 3, mtimeMs: 1 });
+    tracker.recordWrite("/ws/text", "abc", { mtimeMs: 2 });
+    expect(tracker.get("/ws/text")?.sha256).toBe(abc);
+    tracker.recordWrite("/ws/utf8", "é", { mtimeMs: 3 });
+    // sha256 of é's two UTF-8 bytes (c3 a9), as `printf 'é' | sha256sum` gives it.
+    expect(tracker.get("/ws/utf8")).toEqual({ sha256: "4a99557e4033c3539de2eb65472017cad5f9557f7a0625a09f1c3f6e2ba69c4c", size: 2, mtimeMs: 3 });
+    expect(() => tracker.checkBeforeEdit("/ws/utf8", Buffer.from("é", "utf8"))).not.toThrow();
+  });
   test("is serializable state that round-trips", () => {
     const resources = new ResourceStore();
     readTracker({ resources }).recordRead("/ws/a", Buffer.from("x"), { mtimeMs: 5 });

@@ -11,7 +11,7 @@
  * started, or stopped on the cancellation before doing anything; tools that stop part-way return a
  * result saying so instead): a retry, or a waiting one, then runs the tool.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { mkdir, open, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "../core/logger.js";
@@ -65,7 +65,7 @@ export function callFingerprint(request: ExecuteRequest): string {
     includeFields ?? null,
     excludeFields ?? null,
   ]);
-  return createHash("sha256").update(canonical).digest("hex");
+  return hash("sha256", canonical, "hex");
 }
 
 /** `promise`, or `"aborted"` as soon as `signal` aborts (a repeat whose own caller gave up waiting). */
