@@ -100,60 +100,23 @@ try {
   const floor = await startFloorServer(recorded);
   try {
     const [floorTodo, floorReadOne, floorReadBig, floorReadOneWork, floorTodoWork] = inputs.map(([name, input]) => floor.toolCall(name, input));
-    await compareLatency({
-      name: "transport floor: todo_write's messages, no work, p50",
-      ours: floorTodo,
-      bare: floor.emptyCall,
-      note: "empty grpc-js unary on the same bare server",
-    });
-    await compareThroughput({
-      name: "transport floor: todo_write's messages, no work, 64 in flight",
-      ours: floorTodo,
-      bare: floor.emptyCall,
-      concurrency: 64,
-      note: "empty grpc-js unary on the same bare server, 64 in flight",
-    });
+    // A floor's p50 and 64-in-flight rows, each against the bare server's own empty unary; `work` (the
+    // p50 row's note) says what the floor does before answering.
+    const floorRows = async (name, call, work) => {
+      const note = "empty grpc-js unary on the same bare server";
+      await compareLatency({ name: `${name}, p50`, ours: call, bare: floor.emptyCall, note: work ? `${note}; ours ${work}` : note });
+      await compareThroughput({ name: `${name}, 64 in flight`, ours: call, bare: floor.emptyCall, concurrency: 64, note: `${note}, 64 in flight` });
+    };
+    await floorRows("transport floor: todo_write's messages, no work", floorTodo);
     // todo_write's own work (parse and check the input, the output's list and snapshot and its JSON, the
     // summary, a call id): what its transport floor leaves out and no implementation of the tool skips.
-    await compareLatency({
-      name: "work floor: todo_write's messages + the call's own work, p50",
-      ours: floorTodoWork,
-      bare: floor.emptyCall,
-      note: "empty grpc-js unary on the same bare server; ours parses the input, builds and encodes the output, makes a call id",
-    });
-    await compareThroughput({
-      name: "work floor: todo_write's messages + the call's own work, 64 in flight",
-      ours: floorTodoWork,
-      bare: floor.emptyCall,
-      concurrency: 64,
-      note: "empty grpc-js unary on the same bare server, 64 in flight",
-    });
-    await compareLatency({
-      name: "transport floor: read_file 1-line messages, no work, p50",
-      ours: floorReadOne,
-      bare: floor.emptyCall,
-      note: "empty grpc-js unary on the same bare server",
-    });
-    await compareThroughput({
-      name: "transport floor: read_file 1-line messages, no work, 64 in flight",
-      ours: floorReadOne,
-      bare: floor.emptyCall,
-      concurrency: 64,
-      note: "empty grpc-js unary on the same bare server, 64 in flight",
-    });
-    await compareLatency({
-      name: "work floor: read_file 1-line messages + the read's own work, p50",
-      ours: floorReadOneWork,
-      bare: floor.emptyCall,
-      note: "empty grpc-js unary on the same bare server; ours parses, opens, checks /proc, reads, hashes, encodes",
-    });
-    await compareThroughput({
-      name: "work floor: read_file 1-line messages + the read's own work, 64 in flight",
-      ours: floorReadOneWork,
-      bare: floor.emptyCall,
-      concurrency: 64,
-      note: "empty grpc-js unary on the same bare server, 64 in flight",
-    });
+    await floorRows(
+      "work floor: todo_write's messages + the call's own work",
+      floorTodoWork,
+      "parses the input, builds and encodes the output, makes a call id",
+    );
+    await floorRows("transport floor: read_file 1-line messages, no work", floorReadOne);
+    await floorRows("work floor: read_file 1-line messages + the read's own work", floorReadOneWork, "parses, opens, checks /proc, reads, hashes, encodes");
     await compareBurst({
       name: "work floor: read_file 1-line messages + the read's own work, p99 of 1 000 concurrent",
       ours: floorReadOneWork,
