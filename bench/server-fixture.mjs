@@ -4,7 +4,7 @@
 // grpc.health.v1 Check on the same server and channel, so the only difference is the tool's work)
 // and a bare grpc-js server process.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -79,6 +79,29 @@ export function cpuMs(pid) {
 /** With GROK_BENCH_GC_STATS=1, the node arguments that load bench/gc-stats.mjs into a server (ours and the bare ones). */
 function gcStatsArgs() {
   return process.env.GROK_BENCH_GC_STATS === "1" ? ["--import", new URL("./gc-stats.mjs", import.meta.url).href] : [];
+}
+
+/**
+ * The node arguments of a bare server process (the floor servers, the bare stream): the GC stats
+ * preload as for ours, then GROK_BENCH_BARE_NODE_ARGS (space-separated), to profile the bare side
+ * as GROK_BENCH_NODE_ARGS profiles ours: `GROK_BENCH_BARE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof-bare"`.
+ * The bare scripts exit on SIGTERM, so a profile is written when the bench stops them.
+ */
+export function bareNodeArgs() {
+  return [...gcStatsArgs(), ...(process.env.GROK_BENCH_BARE_NODE_ARGS ?? "").split(" ").filter(Boolean)];
+}
+
+/**
+ * Peak resident set size of a process since {@link resetPeakRss} (VmHWM of /proc/PID/status), in MB.
+ */
+export function peakRssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024;
+}
+
+/** Starts a new peak for {@link peakRssMb} (Linux: `5` written to /proc/PID/clear_refs). */
+export function resetPeakRss(pid) {
+  writeFileSync(`/proc/${pid}/clear_refs`, "5");
 }
 
 /**
@@ -183,7 +206,7 @@ server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p
 export async function startFloorServer(responses) {
   const temp = tempDir("grok-bench-floor-");
   const file = path.join(temp.dir, "responses.json");
-  (await import("node:fs")).writeFileSync(
+  writeFileSync(
     file,
     JSON.stringify(responses.map(([toolName, input, response, work]) => [`${toolName}\n${input}`, ExecuteToolResponse.toJSON(response), work ?? null])),
   );
@@ -229,6 +252,8 @@ export async function startFloorServer(responses) {
       Buffer.byteLength(summary, "utf8");
       return randomUUID();
     };
+    // Stopped with SIGTERM: exiting normally lets a --cpu-prof in GROK_BENCH_BARE_NODE_ARGS write its profile.
+    process.on("SIGTERM", () => process.exit(0));
     const server = new grpc.Server({ "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES });
     new health.HealthImplementation({ "": "SERVING" }).addToServer(server);
     server.addService(GrokToolsServiceService, {
@@ -246,7 +271,7 @@ export async function startFloorServer(responses) {
       process.stdout.write(JSON.stringify({ event: "listening", address: "127.0.0.1:" + port }) + "\\n");
     });
   `;
-  const { child, line } = await spawnUntilLine([...gcStatsArgs(), "--input-type=module", "-e", script], { cwd: root });
+  const { child, line } = await spawnUntilLine([...bareNodeArgs(), "--input-type=module", "-e", script], { cwd: root });
   const address = JSON.parse(line).address;
   const options = { "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES };
   const client = new GrokToolsServiceClient(address, credentials.createInsecure(), options);

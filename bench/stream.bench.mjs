@@ -10,8 +10,8 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client, credentials, Metadata } from "@grpc/grpc-js";
 import { ExecuteToolRequest, MAX_MESSAGE_BYTES, StreamDataKind } from "@grok-tools/proto";
-import { compareRuns, selected, smoke } from "./harness.mjs";
-import { root, spawnUntilLine, startServer, stopChild } from "./server-fixture.mjs";
+import { compareRuns, median, record, selected, smoke } from "./harness.mjs";
+import { bareNodeArgs, cpuMs, gcStats, peakRssMb, resetPeakRss, root, spawnUntilLine, startServer, stopChild } from "./server-fixture.mjs";
 
 const NAME = "ExecuteToolStream of 64 MiB of live output, median";
 const SIZE = smoke ? 4 * 1024 * 1024 : 64 * 1024 * 1024;
@@ -25,6 +25,8 @@ const service = {
   stream: { path: "/bench.Bare/Stream", requestStream: false, responseStream: true,
     requestSerialize: id, requestDeserialize: id, responseSerialize: id, responseDeserialize: id },
 };
+// Stopped with SIGTERM: exiting normally lets a --cpu-prof in GROK_BENCH_BARE_NODE_ARGS write its profile.
+process.on("SIGTERM", () => process.exit(0));
 const server = new grpc.Server({ "grpc.max_send_message_length": ${MAX_MESSAGE_BYTES} });
 server.addService(service, {
   stream(call) {
@@ -45,7 +47,7 @@ if (selected(NAME)) {
     tools: [{ id: "GrokBuild:run_terminal_cmd", paramsJson: '{"enabled_background":false}' }],
     extraArgs: ["--live-output-buffer-bytes", String(SIZE + 32 * 1024 * 1024)],
   });
-  const bare = await spawnUntilLine(["-e", bareStreamScript], { cwd: root });
+  const bare = await spawnUntilLine([...bareNodeArgs(), "-e", bareStreamScript], { cwd: root });
   const bareClient = new Client(JSON.parse(bare.line).address, credentials.createInsecure(), { "grpc.max_receive_message_length": MAX_MESSAGE_BYTES });
   try {
     const file = path.join(server.workspace, "payload.bin");
@@ -91,15 +93,68 @@ if (selected(NAME)) {
     // Sanity and warm-up of both (JIT, connection windows), not recorded.
     await ours();
     await bareRun();
+    // Reported with the judged row, from the same runs: each server's CPU (user + system) and peak
+    // RSS during a run, the client's CPU (this process: grpc-js and, for ours, the generated
+    // decoder), and with GROK_BENCH_GC_STATS=1 each server's collections per run. They show where
+    // ours spends what the bare stream does not (docs/benchmarks.md, thirteenth pass).
+    const usage = { ours: { cpu: [], peak: [], client: [] }, bare: { cpu: [], peak: [], client: [] } };
+    const gcBefore = { ours: await gcStats(server.child.pid), bare: await gcStats(bare.child.pid) };
+    const measured = (side, pid, run) => async () => {
+      resetPeakRss(pid);
+      const cpuBefore = cpuMs(pid);
+      const clientBefore = process.cpuUsage();
+      const ms = await run();
+      const client = process.cpuUsage(clientBefore);
+      usage[side].cpu.push(cpuMs(pid) - cpuBefore);
+      usage[side].client.push((client.user + client.system) / 1000);
+      usage[side].peak.push(peakRssMb(pid));
+      return ms;
+    };
+    const runs = smoke ? 1 : 7;
     await compareRuns({
       name: NAME,
-      ours,
-      bare: bareRun,
+      ours: measured("ours", server.child.pid, ours),
+      bare: measured("bare", bare.child.pid, bareRun),
       unit: "ms",
       target: { ratio: "<=", value: 2 },
-      runs: smoke ? 1 : 7,
+      runs,
       note: "bare grpc-js server stream of the same bytes (spawned cat piped out)",
     });
+    {
+      record({
+        name: "ExecuteToolStream of 64 MiB: server CPU per run, median",
+        ours: median(usage.ours.cpu),
+        bare: median(usage.bare.cpu),
+        unit: "ms CPU/run",
+        note: "the bare stream server's CPU per run (user + system, same runs)",
+      });
+      record({
+        name: "ExecuteToolStream of 64 MiB: server peak RSS during a run, median",
+        ours: median(usage.ours.peak),
+        bare: median(usage.bare.peak),
+        unit: "MB",
+        note: "the bare stream server's peak RSS during a run (same runs)",
+      });
+      record({
+        name: "ExecuteToolStream of 64 MiB: client CPU per run, median",
+        ours: median(usage.ours.client),
+        bare: median(usage.bare.client),
+        unit: "ms CPU/run",
+        note: "the bench process receiving the bare stream (raw bytes, no decoding), same runs",
+      });
+      for (const [side, pid] of [
+        ["ours", server.child.pid],
+        ["bare", bare.child.pid],
+      ]) {
+        const after = await gcStats(pid);
+        const before = gcBefore[side];
+        if (!before || !after) continue;
+        console.log(
+          `    ${side}: ${((after.scavenges - before.scavenges) / runs).toFixed(1)} scavenges and ${((after.markCompacts - before.markCompacts) / runs).toFixed(1)} mark-compacts per run, ` +
+            `${((after.scavengeMs + after.markCompactMs + after.otherMs - before.scavengeMs - before.markCompactMs - before.otherMs) / runs).toFixed(1)} ms of GC pause per run`,
+        );
+      }
+    }
   } finally {
     bareClient.close();
     await stopChild(bare.child);
