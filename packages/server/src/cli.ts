@@ -38,6 +38,7 @@ import { serveMetrics } from "./metrics/metrics-endpoint.js";
 import { ConfigError, applyEnvAndFile, envName, formatSettings, loadConfigFile, type Setting } from "./config/flag-config.js";
 
 export { isLoopbackAddress } from "./listen-address.js";
+export { keepOldGenerationRoom } from "./heap-growth.js";
 
 /** Default listen address. */
 export const DEFAULT_LISTEN = "127.0.0.1:50051";
