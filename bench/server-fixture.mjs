@@ -59,11 +59,15 @@ export function stopChild(child, signal = "SIGTERM") {
   });
 }
 
+/** A size field of /proc/PID/status (given in kB there), in MB. */
+function statusMb(pid, field) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1]) / 1024;
+}
+
 /** Resident set size of a process in MB, from /proc/PID/status (VmRSS). */
 export function rssMb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-  return kb / 1024;
+  return statusMb(pid, "VmRSS");
 }
 
 /**
@@ -95,8 +99,7 @@ export function bareNodeArgs() {
  * Peak resident set size of a process since {@link resetPeakRss} (VmHWM of /proc/PID/status), in MB.
  */
 export function peakRssMb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024;
+  return statusMb(pid, "VmHWM");
 }
 
 /** Starts a new peak for {@link peakRssMb} (Linux: `5` written to /proc/PID/clear_refs). */

@@ -120,40 +120,38 @@ if (selected(NAME)) {
       runs,
       note: "bare grpc-js server stream of the same bytes (spawned cat piped out)",
     });
-    {
-      record({
-        name: "ExecuteToolStream of 64 MiB: server CPU per run, median",
-        ours: median(usage.ours.cpu),
-        bare: median(usage.bare.cpu),
-        unit: "ms CPU/run",
-        note: "the bare stream server's CPU per run (user + system, same runs)",
-      });
-      record({
-        name: "ExecuteToolStream of 64 MiB: server peak RSS during a run, median",
-        ours: median(usage.ours.peak),
-        bare: median(usage.bare.peak),
-        unit: "MB",
-        note: "the bare stream server's peak RSS during a run (same runs)",
-      });
-      record({
-        name: "ExecuteToolStream of 64 MiB: client CPU per run, median",
-        ours: median(usage.ours.client),
-        bare: median(usage.bare.client),
-        unit: "ms CPU/run",
-        note: "the bench process receiving the bare stream (raw bytes, no decoding), same runs",
-      });
-      for (const [side, pid] of [
-        ["ours", server.child.pid],
-        ["bare", bare.child.pid],
-      ]) {
-        const after = await gcStats(pid);
-        const before = gcBefore[side];
-        if (!before || !after) continue;
-        console.log(
-          `    ${side}: ${((after.scavenges - before.scavenges) / runs).toFixed(1)} scavenges and ${((after.markCompacts - before.markCompacts) / runs).toFixed(1)} mark-compacts per run, ` +
-            `${((after.scavengeMs + after.markCompactMs + after.otherMs - before.scavengeMs - before.markCompactMs - before.otherMs) / runs).toFixed(1)} ms of GC pause per run`,
-        );
-      }
+    record({
+      name: "ExecuteToolStream of 64 MiB: server CPU per run, median",
+      ours: median(usage.ours.cpu),
+      bare: median(usage.bare.cpu),
+      unit: "ms CPU/run",
+      note: "the bare stream server's CPU per run (user + system, same runs)",
+    });
+    record({
+      name: "ExecuteToolStream of 64 MiB: server peak RSS during a run, median",
+      ours: median(usage.ours.peak),
+      bare: median(usage.bare.peak),
+      unit: "MB",
+      note: "the bare stream server's peak RSS during a run (same runs)",
+    });
+    record({
+      name: "ExecuteToolStream of 64 MiB: client CPU per run, median",
+      ours: median(usage.ours.client),
+      bare: median(usage.bare.client),
+      unit: "ms CPU/run",
+      note: "the bench process receiving the bare stream (raw bytes, no decoding), same runs",
+    });
+    for (const [side, pid] of [
+      ["ours", server.child.pid],
+      ["bare", bare.child.pid],
+    ]) {
+      const after = await gcStats(pid);
+      const before = gcBefore[side];
+      if (!before || !after) continue;
+      console.log(
+        `    ${side}: ${((after.scavenges - before.scavenges) / runs).toFixed(1)} scavenges and ${((after.markCompacts - before.markCompacts) / runs).toFixed(1)} mark-compacts per run, ` +
+          `${((after.scavengeMs + after.markCompactMs + after.otherMs - before.scavengeMs - before.markCompactMs - before.otherMs) / runs).toFixed(1)} ms of GC pause per run`,
+      );
     }
   } finally {
     bareClient.close();
