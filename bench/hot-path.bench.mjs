@@ -124,6 +124,29 @@ try {
       concurrency: smoke ? 50 : 1000,
       note: "1 000 concurrent empty unaries on the same bare server",
     });
+    // The rows above set each server's calls against its own empty unary, measured apart. These set
+    // the two servers against each other in one interleaved measurement: what our runtime adds to the
+    // read's own work (ours over its work floor), and whether the denominators of the two servers'
+    // ratios are alike (our empty unary over the bare server's).
+    await compareLatency({
+      name: "read_file of a 1-line file against its work floor, p50",
+      ours: readOne,
+      bare: floorReadOneWork,
+      note: "the work floor's read (a bare server making the read's own work)",
+    });
+    await compareThroughput({
+      name: "read_file of a 1-line file against its work floor, 64 in flight",
+      ours: readOne,
+      bare: floorReadOneWork,
+      concurrency: 64,
+      note: "the work floor's read, 64 in flight",
+    });
+    await compareLatency({
+      name: "empty unary, ours against the bare server's, p50",
+      ours: empty,
+      bare: floor.emptyCall,
+      note: "the bare grpc-js server's empty unary",
+    });
     await compareLatency({
       name: "transport floor: read_file 2 000-line messages, no work, p50",
       ours: floorReadBig,

@@ -232,9 +232,24 @@ function readSmallFileSync(
  * #18: they were most of the syscalls of a one-line read).
  */
 function insideRootsSync(roots: readonly string[], realPath: string): boolean {
-  if (roots.some((root) => isWithinRoot(realPath, path.resolve(root)))) return true;
+  if (resolvedRoots(roots).some((root) => isWithinRoot(realPath, root))) return true;
   return roots.some((root) => isWithinRoot(realPath, realpathOr(root)));
 }
+
+/**
+ * The roots as written, made absolute. Kept for a frozen list of absolute roots (a session hands out
+ * one such list until its id changes), which no one can change under the cache and whose resolution
+ * does not depend on the working directory: a confined read then resolves no path per call (#18).
+ */
+function resolvedRoots(roots: readonly string[]): readonly string[] {
+  const known = RESOLVED_ROOTS.get(roots);
+  if (known !== undefined) return known;
+  const resolved = roots.map((root) => path.resolve(root));
+  if (Object.isFrozen(roots) && roots.every((root) => path.isAbsolute(root))) RESOLVED_ROOTS.set(roots, resolved);
+  return resolved;
+}
+
+const RESOLVED_ROOTS = new WeakMap<readonly string[], readonly string[]>();
 
 function realpathOr(root: string): string {
   try {

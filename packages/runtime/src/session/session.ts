@@ -40,6 +40,9 @@ import { isReadOnlyKind } from "../tool/tool-kind.js";
 import { ErrorCode, isRetryableByDefault } from "../errors/error-code.js";
 import type { AgentDefinition } from "../agent/agent-definition.js";
 
+/** The roots of a session whose file tools may reach anywhere (`fsScope: "any"`). */
+const NO_ROOTS: readonly string[] = Object.freeze([]);
+
 /** How a session is set up by its server. */
 export interface SessionOptions {
   registry: ToolRegistry;
@@ -114,6 +117,7 @@ export class Session implements SessionHandle, CallHost {
   readonly agent: AgentSession;
   #id: string;
   readonly #folderName: string | undefined;
+  #roots: { id: string; roots: readonly string[] } | undefined;
   #persister: StatePersister | undefined;
   readonly #services = new Map<string, unknown>();
   readonly #serviceKeys = new Map<string, ServiceKey<unknown, SessionHandle>>();
@@ -164,7 +168,12 @@ export class Session implements SessionHandle, CallHost {
    * (plan files, saved web pages and terminal logs live there and must be readable); none with `fsScope: "any"`.
    */
   get roots(): readonly string[] {
-    return this.fsScope === "any" ? [] : [...this.#configuredRoots, this.sessionDir];
+    if (this.fsScope === "any") return NO_ROOTS;
+    // Made again only when the id (and so the session's folder) changes: every confined read asks,
+    // and a new array and path.join per call were a tenth of a one-line read's allocations (#18).
+    const id = this.#id;
+    if (this.#roots?.id !== id) this.#roots = { id, roots: Object.freeze([...this.#configuredRoots, this.sessionDir]) };
+    return this.#roots.roots;
   }
 
   get id(): string {
