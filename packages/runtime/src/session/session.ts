@@ -170,7 +170,7 @@ export class Session implements SessionHandle, CallHost {
   get roots(): readonly string[] {
     if (this.fsScope === "any") return NO_ROOTS;
     // Made again only when the id (and so the session's folder) changes: every confined read asks,
-    // and a new array and path.join per call were a tenth of a one-line read's allocations (#18).
+    // and a new array and path.join on each of them were garbage for nothing (#18).
     const id = this.#id;
     if (this.#roots?.id !== id) this.#roots = { id, roots: Object.freeze([...this.#configuredRoots, this.sessionDir]) };
     return this.#roots.roots;
