@@ -4,21 +4,14 @@
 // (the calls the process answered) the bytes are given per call. Used for docs/benchmarks.md.
 // Usage: node scripts/alloc-top.mjs [--top 30] [--depth 1] [--calls N] [--match text] file.heapprofile
 import { readFileSync } from "node:fs";
+import { frameLabel, optionsOf } from "./profile-args.mjs";
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  if (at === -1) return fallback;
-  const [value] = args.splice(at, 2).slice(1);
-  return value;
-};
+const { option } = optionsOf(args);
 const top = Number(option("--top", "30"));
 const depth = Number(option("--depth", "1"));
 const calls = Number(option("--calls", "0"));
 const match = option("--match", undefined);
-
-const frameName = (frame) =>
-  `${frame.functionName || "(anonymous)"} ${frame.url.replace(/^file:\/\//, "").replace(/.*\/(node_modules|packages)\//, "$1/")}:${frame.lineNumber + 1}`;
 
 const sites = new Map();
 let total = 0;
@@ -26,7 +19,7 @@ for (const file of args) {
   const profile = JSON.parse(readFileSync(file, "utf8"));
   // selfSize is the bytes sampled at the node, already scaled to an estimate of all its allocations.
   const walk = (node, callers) => {
-    const stack = [frameName(node.callFrame), ...callers];
+    const stack = [frameLabel(node.callFrame), ...callers];
     if (node.selfSize > 0) {
       const key = stack.slice(0, depth).join(" < ");
       sites.set(key, (sites.get(key) ?? 0) + node.selfSize);

@@ -8,20 +8,10 @@
 // Usage: node scripts/profile-top.mjs [--top 25] [--by function|package] [--inclusive] [--match text]
 //        [--under text] [--until-ms N] file.cpuprofile...
 import { readFileSync } from "node:fs";
+import { frameLabel, optionsOf } from "./profile-args.mjs";
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  if (at === -1) return fallback;
-  const [value] = args.splice(at, 2).slice(1);
-  return value;
-};
-const flag = (name) => {
-  const at = args.indexOf(name);
-  if (at === -1) return false;
-  args.splice(at, 1);
-  return true;
-};
+const { option, flag } = optionsOf(args);
 const top = Number(option("--top", "25"));
 const by = option("--by", "function");
 const inclusive = flag("--inclusive");
@@ -44,8 +34,7 @@ function packageOf(url) {
 }
 
 function keyOf(f) {
-  const short = f.url.replace(/^file:\/\//, "").replace(/.*\/(node_modules|packages)\//, "$1/");
-  return by === "package" ? packageOf(f.url) : `${f.functionName || "(anonymous)"} ${short}:${f.lineNumber + 1}`;
+  return by === "package" ? packageOf(f.url) : frameLabel(f);
 }
 
 const totals = new Map();
