@@ -96,7 +96,7 @@ if (selected(NAME)) {
     // Reported with the judged row, from the same runs: each server's CPU (user + system) and peak
     // RSS during a run, the client's CPU (this process: grpc-js and, for ours, the generated
     // decoder), and with GROK_BENCH_GC_STATS=1 each server's collections per run. They show where
-    // ours spends what the bare stream does not (docs/benchmarks.md, thirteenth pass).
+    // ours spends what the bare stream does not (docs/benchmarks-history.md, thirteenth pass).
     const usage = { ours: { cpu: [], peak: [], client: [] }, bare: { cpu: [], peak: [], client: [] } };
     const gcBefore = { ours: await gcStats(server.child.pid), bare: await gcStats(bare.child.pid) };
     const measured = (side, pid, run) => async () => {

@@ -1,11 +1,12 @@
 /**
- * Room for the old generation of a `grok-tools-server` process (issue #18; docs/benchmarks.md,
- * thirteenth pass). After each full collection V8 sets the next limit from how fast that collection
- * was: for this server's small old generation (~12 MB live) it left ~12 MB of room, less than the
- * young generation holds (16 MiB semi-spaces), and V8 started marking again as soon as anything was
- * promoted: 8 mark-compacts that freed nothing per 64 MiB of streamed live output, half the server's
- * CPU there. The command keeps about {@link OLD_GENERATION_ROOM_BYTES} of room above what survived
- * the last full collection, and leaves a heap large enough to have that room anyway to V8's own factor.
+ * Room for the old generation of a `grok-tools-server` process (issue #18;
+ * docs/benchmarks-history.md, thirteenth pass). After each full collection V8 sets the next limit
+ * from how fast that collection was: for this server's small old generation (~12 MB live) it left
+ * ~12 MB of room, less than the young generation holds (16 MiB semi-spaces), and V8 started marking
+ * again as soon as anything was promoted: 8 mark-compacts that freed nothing per 64 MiB of streamed
+ * live output, half the server's CPU there. The command keeps about {@link OLD_GENERATION_ROOM_BYTES}
+ * of room above what survived the last full collection, and leaves a heap large enough to have that
+ * room anyway to V8's own factor.
  */
 import { PerformanceObserver, constants, type PerformanceEntry } from "node:perf_hooks";
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";

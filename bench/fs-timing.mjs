@@ -1,0 +1,57 @@
+// Preload for a measured server (issue #18): times every synchronous `node:fs` call, every
+// `fs.promises` call and `crypto.hash` in the process, by name, and writes the counts and total
+// times at exit to `$GROK_FS_TIMING_DIR/fs-timing-<pid>.json` (default: the OS temp folder).
+// `node scripts/fs-timing-top.mjs --calls N <file>` then lists them, per call when N is the number
+// of calls the process answered. What it is for: a read's own work is a handful of syscalls and a
+// hash, and what they cost inside a busy server (caches shared with the transport's code) is not
+// what they cost in a loop; this measures them where the benchmark runs them, in both servers:
+//   GROK_BENCH_NODE_ARGS="--import ./bench/fs-timing.mjs" GROK_BENCH_BARE_NODE_ARGS="--import ./bench/fs-timing.mjs" \
+//     node bench/hot-path.bench.mjs --case "server CPU per call: read_file of a 1-line file, 64"
+// A synchronous call's time is the thread's own (the syscall and its JavaScript wrapper); a
+// promise's is its latency to settling (thread-pool queueing included), not CPU.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const file = path.join(process.env.GROK_FS_TIMING_DIR ?? tmpdir(), `fs-timing-${process.pid}.json`);
+/** name → { count, totalNs } */
+const calls = {};
+// The writer at exit must not time itself.
+const writeFileSync = fs.writeFileSync;
+
+function timed(owner, name, label) {
+  const original = owner[name];
+  const entry = (calls[label] = { count: 0, totalNs: 0 });
+  const settle = (started) => {
+    entry.count += 1;
+    entry.totalNs += Number(process.hrtime.bigint() - started);
+  };
+  owner[name] = function (...args) {
+    const started = process.hrtime.bigint();
+    let result;
+    try {
+      result = original.apply(this, args);
+    } catch (error) {
+      settle(started);
+      throw error;
+    }
+    if (result instanceof Promise) {
+      return result.finally(() => settle(started));
+    }
+    settle(started);
+    return result;
+  };
+}
+
+for (const name of Object.keys(fs)) if (name.endsWith("Sync") && typeof fs[name] === "function") timed(fs, name, name);
+for (const name of Object.keys(fs.promises)) if (typeof fs.promises[name] === "function") timed(fs.promises, name, `promises.${name}`);
+if (typeof crypto.hash === "function") timed(crypto, "hash", "crypto.hash");
+// ES modules that import these by name (`import { openSync } from "node:fs"`) see the wrappers only after this.
+syncBuiltinESMExports();
+
+process.on("exit", () => {
+  const used = Object.fromEntries(Object.entries(calls).filter(([, entry]) => entry.count > 0));
+  writeFileSync(file, JSON.stringify({ pid: process.pid, argv: process.argv.slice(1, 3), calls: used }));
+});
