@@ -2,11 +2,12 @@
 // `fs.promises` call and `crypto.hash` in the process, by name, and writes the counts and total
 // times at exit to `$GROK_FS_TIMING_DIR/fs-timing-<pid>.json` (default: the OS temp folder).
 // `node scripts/fs-timing-top.mjs --calls N <file>` then lists them, per call when N is the number
-// of calls the process answered. What it is for: a read's own work is a handful of syscalls and a
-// hash, and what they cost inside a busy server (caches shared with the transport's code) is not
-// what they cost in a loop; this measures them where the benchmark runs them, in both servers:
-//   GROK_BENCH_NODE_ARGS="--import ./bench/fs-timing.mjs" GROK_BENCH_BARE_NODE_ARGS="--import ./bench/fs-timing.mjs" \
-//     node bench/hot-path.bench.mjs --case "server CPU per call: read_file of a 1-line file, 64"
+// of calls the process answered; the file is also rewritten every 250 ms, so that the server-CPU
+// rows of bench/hot-path.bench.mjs can read it before and after their batches and print each
+// server's fs time per call. What it is for: a read's own work is a handful of syscalls and a hash,
+// and what they cost inside a busy server (caches shared with the transport's code) is not what
+// they cost in a loop; this measures them where the benchmark runs them, in both servers:
+//   GROK_BENCH_FS_TIMING=1 node bench/hot-path.bench.mjs --case "server CPU per call: read_file of a 1-line file"
 // A synchronous call's time is the thread's own (the syscall and its JavaScript wrapper); a
 // promise's is its latency to settling (thread-pool queueing included), not CPU.
 import crypto from "node:crypto";
@@ -16,6 +17,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 const file = path.join(process.env.GROK_FS_TIMING_DIR ?? tmpdir(), `fs-timing-${process.pid}.json`);
+/** A wrapper's original function, for a caller whose calls must not be counted. */
+const UNTIMED = Symbol.for("grok-bench.untimed");
 /** name → { count, totalNs } */
 const calls = {};
 // The writer at exit must not time itself.
@@ -28,7 +31,7 @@ function timed(owner, name, label) {
     entry.count += 1;
     entry.totalNs += Number(process.hrtime.bigint() - started);
   };
-  owner[name] = function (...args) {
+  const wrapper = function (...args) {
     const started = process.hrtime.bigint();
     let result;
     try {
@@ -43,6 +46,9 @@ function timed(owner, name, label) {
     settle(started);
     return result;
   };
+  // The other preloads (bench/gc-stats.mjs) write their files through the original: not the server's calls.
+  wrapper[UNTIMED] = original;
+  owner[name] = wrapper;
 }
 
 for (const name of Object.keys(fs)) if (name.endsWith("Sync") && typeof fs[name] === "function") timed(fs, name, name);
@@ -51,7 +57,9 @@ if (typeof crypto.hash === "function") timed(crypto, "hash", "crypto.hash");
 // ES modules that import these by name (`import { openSync } from "node:fs"`) see the wrappers only after this.
 syncBuiltinESMExports();
 
-process.on("exit", () => {
+function write() {
   const used = Object.fromEntries(Object.entries(calls).filter(([, entry]) => entry.count > 0));
   writeFileSync(file, JSON.stringify({ pid: process.pid, argv: process.argv.slice(1, 3), calls: used }));
-});
+}
+setInterval(write, 250).unref();
+process.on("exit", write);

@@ -5,7 +5,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { compareBurst, compareLatency, compareRuns, compareThroughput, smoke } from "./harness.mjs";
-import { cpuMs, gcStats, startFloorServer, startServer } from "./server-fixture.mjs";
+import { cpuMs, fsTiming, gcStats, startFloorServer, startServer } from "./server-fixture.mjs";
 
 // Limits raised so read_file returns all 2 000 lines (by default it shows 1 000 and 40 KB).
 const server = await startServer({
@@ -160,6 +160,7 @@ try {
     const serverCpuPerCall = async (pid, call, inFlight) => {
       const calls = smoke ? 10 * inFlight : inFlight === 1 ? 3_000 : 19_200;
       const gcBefore = await gcStats(pid);
+      const fsBefore = await fsTiming(pid);
       const before = cpuMs(pid);
       let next = 0;
       await Promise.all(
@@ -172,6 +173,7 @@ try {
       );
       const cpu = ((cpuMs(pid) - before) * 1000) / calls;
       const gcAfter = gcBefore && (await gcStats(pid));
+      const fsAfter = fsBefore && (await fsTiming(pid));
       // Only with GROK_BENCH_GC_STATS=1 (bench/gc-stats.mjs loaded into both servers): how much of it was GC.
       if (gcBefore && gcAfter) {
         const scavenges = gcAfter.scavenges - gcBefore.scavenges;
@@ -180,6 +182,25 @@ try {
             `${(((gcAfter.scavengeMs - gcBefore.scavengeMs) * 1000) / calls).toFixed(1)} µs of scavenge pause per call, ` +
             `${gcAfter.markCompacts - gcBefore.markCompacts} mark-compacts, ` +
             `~${((scavenges * gcAfter.newSpaceBytes) / 2 / 1024 / calls).toFixed(1)} KB allocated per call`,
+        );
+      }
+      // Only with GROK_BENCH_FS_TIMING=1 (bench/fs-timing.mjs loaded into both servers): the thread's
+      // time in synchronous fs calls and hashing per call, and the largest of them.
+      if (fsBefore && fsAfter) {
+        const perCall = Object.entries(fsAfter)
+          .filter(([name]) => !name.startsWith("promises."))
+          .map(([name, { totalNs }]) => [name, (totalNs - (fsBefore[name]?.totalNs ?? 0)) / 1000 / calls])
+          .filter(([, us]) => us > 0)
+          .sort((a, b) => b[1] - a[1]);
+        const total = perCall.reduce((sum, [, us]) => sum + us, 0);
+        console.log(
+          `    ${pid === server.child.pid ? "ours" : "bare"}: ${total.toFixed(1)} µs per call in synchronous fs calls and hashing` +
+            (perCall.length > 0
+              ? ` (${perCall
+                  .slice(0, 6)
+                  .map(([name, us]) => `${name} ${us.toFixed(1)}`)
+                  .join(", ")})`
+              : ""),
         );
       }
       return cpu;

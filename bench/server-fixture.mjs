@@ -80,19 +80,25 @@ export function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** With GROK_BENCH_GC_STATS=1, the node arguments that load bench/gc-stats.mjs into a server (ours and the bare ones). */
-function gcStatsArgs() {
-  return process.env.GROK_BENCH_GC_STATS === "1" ? ["--import", new URL("./gc-stats.mjs", import.meta.url).href] : [];
+/**
+ * The node arguments that load the measuring preloads into a server (ours and the bare ones):
+ * bench/gc-stats.mjs with GROK_BENCH_GC_STATS=1, bench/fs-timing.mjs with GROK_BENCH_FS_TIMING=1.
+ */
+function preloadArgs() {
+  return [
+    ...(process.env.GROK_BENCH_GC_STATS === "1" ? ["--import", new URL("./gc-stats.mjs", import.meta.url).href] : []),
+    ...(process.env.GROK_BENCH_FS_TIMING === "1" ? ["--import", new URL("./fs-timing.mjs", import.meta.url).href] : []),
+  ];
 }
 
 /**
- * The node arguments of a bare server process (the floor servers, the bare stream): the GC stats
- * preload as for ours, then GROK_BENCH_BARE_NODE_ARGS (space-separated), to profile the bare side
+ * The node arguments of a bare server process (the floor servers, the bare stream): the measuring
+ * preloads as for ours, then GROK_BENCH_BARE_NODE_ARGS (space-separated), to profile the bare side
  * as GROK_BENCH_NODE_ARGS profiles ours: `GROK_BENCH_BARE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof-bare"`.
  * The bare scripts exit on SIGTERM, so a profile is written when the bench stops them.
  */
 export function bareNodeArgs() {
-  return [...gcStatsArgs(), ...(process.env.GROK_BENCH_BARE_NODE_ARGS ?? "").split(" ").filter(Boolean)];
+  return [...preloadArgs(), ...(process.env.GROK_BENCH_BARE_NODE_ARGS ?? "").split(" ").filter(Boolean)];
 }
 
 /**
@@ -122,12 +128,27 @@ export async function gcStats(pid) {
 }
 
 /**
+ * The fs calls a server started with GROK_BENCH_FS_TIMING=1 (bench/fs-timing.mjs loaded) has made so
+ * far, by name (`{ count, totalNs }`), or undefined without it. Waits out the preload's 250 ms write
+ * period first.
+ */
+export async function fsTiming(pid) {
+  if (process.env.GROK_BENCH_FS_TIMING !== "1") return undefined;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  try {
+    return JSON.parse(readFileSync(path.join(process.env.GROK_FS_TIMING_DIR ?? tmpdir(), `fs-timing-${pid}.json`), "utf8")).calls;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The server's arguments for a workspace and state root; extra flags appended. GROK_BENCH_NODE_ARGS
  * (space-separated) goes before the bin, to profile the server: `GROK_BENCH_NODE_ARGS="--cpu-prof
  * --cpu-prof-dir=/tmp/prof" node bench/hot-path.bench.mjs --case read_file`.
  */
 export function serverArgs(workspace, stateDir, extra = []) {
-  const nodeArgs = [...gcStatsArgs(), ...(process.env.GROK_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)];
+  const nodeArgs = [...preloadArgs(), ...(process.env.GROK_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)];
   return [...nodeArgs, serverBin, "--workspace", workspace, "--state-dir", stateDir, "--listen", "127.0.0.1:0", "--log-level", "warn", ...extra];
 }
 
