@@ -114,32 +114,30 @@ export function resetPeakRss(pid) {
 }
 
 /**
- * The garbage-collection totals of a server started with GROK_BENCH_GC_STATS=1 (bench/gc-stats.mjs
- * loaded), or undefined without it. Waits out the preload's 250 ms write period first.
+ * What a measuring preload loaded into `pid` last wrote (`<dir>/<prefix>-<pid>.json`, rewritten every
+ * 250 ms and at exit), after waiting out that period; undefined when `flag` is not set to 1.
  */
-export async function gcStats(pid) {
-  if (process.env.GROK_BENCH_GC_STATS !== "1") return undefined;
+async function preloadReport(flag, dirVariable, prefix, pid) {
+  if (process.env[flag] !== "1") return undefined;
   await new Promise((resolve) => setTimeout(resolve, 300));
   try {
-    return JSON.parse(readFileSync(path.join(process.env.GROK_GC_STATS_DIR ?? tmpdir(), `gc-stats-${pid}.json`), "utf8"));
+    return JSON.parse(readFileSync(path.join(process.env[dirVariable] ?? tmpdir(), `${prefix}-${pid}.json`), "utf8"));
   } catch {
     return undefined;
   }
 }
 
+/** The garbage-collection totals of a server started with GROK_BENCH_GC_STATS=1 (bench/gc-stats.mjs loaded), or undefined without it. */
+export function gcStats(pid) {
+  return preloadReport("GROK_BENCH_GC_STATS", "GROK_GC_STATS_DIR", "gc-stats", pid);
+}
+
 /**
  * The fs calls a server started with GROK_BENCH_FS_TIMING=1 (bench/fs-timing.mjs loaded) has made so
- * far, by name (`{ count, totalNs }`), or undefined without it. Waits out the preload's 250 ms write
- * period first.
+ * far, by name (`{ count, totalNs }`), or undefined without it.
  */
 export async function fsTiming(pid) {
-  if (process.env.GROK_BENCH_FS_TIMING !== "1") return undefined;
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  try {
-    return JSON.parse(readFileSync(path.join(process.env.GROK_FS_TIMING_DIR ?? tmpdir(), `fs-timing-${pid}.json`), "utf8")).calls;
-  } catch {
-    return undefined;
-  }
+  return (await preloadReport("GROK_BENCH_FS_TIMING", "GROK_FS_TIMING_DIR", "fs-timing", pid))?.calls;
 }
 
 /**
