@@ -1,6 +1,7 @@
 // Preload for a measured server (issue #18): times every synchronous `node:fs` call, every
 // `fs.promises` call and `crypto.hash` in the process, by name, and writes the counts and total
-// times at exit to `$GROK_FS_TIMING_DIR/fs-timing-<pid>.json` (default: the OS temp folder).
+// times at exit to `$GROK_FS_TIMING_DIR/fs-timing-<pid>.json` (default: the OS temp folder): the
+// synchronous calls and the hash under `calls`, the promises apart under `promises`.
 // `node scripts/fs-timing-top.mjs --calls N <file>` then lists them, per call when N is the number
 // of calls the process answered; the file is also rewritten every 250 ms, so that the server-CPU
 // rows of bench/hot-path.bench.mjs can read it before and after their batches and print each
@@ -19,14 +20,16 @@ import path from "node:path";
 const file = path.join(process.env.GROK_FS_TIMING_DIR ?? tmpdir(), `fs-timing-${process.pid}.json`);
 /** A wrapper's original function, for a caller whose calls must not be counted. */
 const UNTIMED = Symbol.for("grok-bench.untimed");
-/** name → { count, totalNs } */
+/** name → { count, totalNs }: the thread's own time (synchronous calls and the hash). */
 const calls = {};
+/** name → { count, totalNs }: time to settling, not the thread's. */
+const promises = {};
 // The writer at exit must not time itself.
 const writeFileSync = fs.writeFileSync;
 
-function timed(owner, name, label) {
+function timed(owner, name, totals, label = name) {
   const original = owner[name];
-  const entry = (calls[label] = { count: 0, totalNs: 0 });
+  const entry = (totals[label] = { count: 0, totalNs: 0 });
   const settle = (started) => {
     entry.count += 1;
     entry.totalNs += Number(process.hrtime.bigint() - started);
@@ -51,15 +54,15 @@ function timed(owner, name, label) {
   owner[name] = wrapper;
 }
 
-for (const name of Object.keys(fs)) if (name.endsWith("Sync") && typeof fs[name] === "function") timed(fs, name, name);
-for (const name of Object.keys(fs.promises)) if (typeof fs.promises[name] === "function") timed(fs.promises, name, `promises.${name}`);
-if (typeof crypto.hash === "function") timed(crypto, "hash", "crypto.hash");
+for (const name of Object.keys(fs)) if (name.endsWith("Sync") && typeof fs[name] === "function") timed(fs, name, calls);
+for (const name of Object.keys(fs.promises)) if (typeof fs.promises[name] === "function") timed(fs.promises, name, promises);
+if (typeof crypto.hash === "function") timed(crypto, "hash", calls, "crypto.hash");
 // ES modules that import these by name (`import { openSync } from "node:fs"`) see the wrappers only after this.
 syncBuiltinESMExports();
 
+const used = (totals) => Object.fromEntries(Object.entries(totals).filter(([, entry]) => entry.count > 0));
 function write() {
-  const used = Object.fromEntries(Object.entries(calls).filter(([, entry]) => entry.count > 0));
-  writeFileSync(file, JSON.stringify({ pid: process.pid, argv: process.argv.slice(1, 3), calls: used }));
+  writeFileSync(file, JSON.stringify({ pid: process.pid, argv: process.argv.slice(1, 3), calls: used(calls), promises: used(promises) }));
 }
 setInterval(write, 250).unref();
 process.on("exit", write);

@@ -188,19 +188,14 @@ try {
       // time in synchronous fs calls and hashing per call, and the largest of them.
       if (fsBefore && fsAfter) {
         const perCall = Object.entries(fsAfter)
-          .filter(([name]) => !name.startsWith("promises."))
           .map(([name, { totalNs }]) => [name, (totalNs - (fsBefore[name]?.totalNs ?? 0)) / 1000 / calls])
           .filter(([, us]) => us > 0)
           .sort((a, b) => b[1] - a[1]);
         const total = perCall.reduce((sum, [, us]) => sum + us, 0);
+        const largest = perCall.slice(0, 6).map(([name, us]) => `${name} ${us.toFixed(1)}`);
         console.log(
           `    ${pid === server.child.pid ? "ours" : "bare"}: ${total.toFixed(1)} µs per call in synchronous fs calls and hashing` +
-            (perCall.length > 0
-              ? ` (${perCall
-                  .slice(0, 6)
-                  .map(([name, us]) => `${name} ${us.toFixed(1)}`)
-                  .join(", ")})`
-              : ""),
+            (largest.length > 0 ? ` (${largest.join(", ")})` : ""),
         );
       }
       return cpu;

@@ -1,5 +1,5 @@
-// What the profile summaries (profile-top.mjs, alloc-top.mjs) share: their command-line options and
-// how a V8 call frame is named in their tables.
+// What the profile summaries (profile-top.mjs, alloc-top.mjs, fs-timing-top.mjs) share: their
+// command-line options, and how a V8 call frame is named in the tables of the first two.
 
 /**
  * Options taken out of `args` (the rest stays: the profile files): `option(name, fallback)` for
