@@ -4,8 +4,9 @@
 // The server is the built bin in its own process, called through raw grpc-js stubs.
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { compareBurst, compareLatency, compareRuns, compareThroughput, smoke } from "./harness.mjs";
+import { compareBurst, compareLatency, compareRuns, compareThroughput, record, selected, smoke } from "./harness.mjs";
 import { cpuMs, fsTiming, gcStats, startFloorServer, startServer } from "./server-fixture.mjs";
+import { measureCpuSplit } from "./cpu-split.mjs";
 
 // Limits raised so read_file returns all 2 000 lines (by default it shows 1 000 and 40 KB).
 const server = await startServer({
@@ -153,6 +154,58 @@ try {
       bare: bareRead,
       note: "empty unary + fs.readFile + numbering",
     });
+    // Where the 64-in-flight read's time goes: the bench process's CPU and the server's per call,
+    // for the read and the empty unary on our server and on the work floor, interleaved. The
+    // throughput ratio follows the summed CPU (see bench/cpu-split.mjs), so the 0.8× target is a
+    // budget: the read may cost client and server together 1.25× what the empty unary costs them.
+    const splitRows = [
+      "client + server CPU per call: read_file of a 1-line file, 64 in flight",
+      "client + server CPU per call: the work floor's read, 64 in flight",
+      "bench client CPU per call: read_file of a 1-line file, 64 in flight",
+    ];
+    if (splitRows.some(selected)) {
+      const split = await measureCpuSplit({
+        sides: {
+          ours: { pid: server.child.pid, call: readOne },
+          oursEmpty: { pid: server.child.pid, call: empty },
+          floor: { pid: floor.child.pid, call: floorReadOneWork },
+          floorEmpty: { pid: floor.child.pid, call: floor.emptyCall },
+        },
+      });
+      const sum = (side) => side.clientUs + side.serverUs;
+      for (const [name, side] of Object.entries(split)) {
+        console.log(
+          `    ${name}: ${side.opsPerSecond.toFixed(0)} calls/s, client ${side.clientUs.toFixed(1)} + server ${side.serverUs.toFixed(1)} µs CPU per call`,
+        );
+      }
+      for (const [name, read, emptyCall] of [
+        ["ours", split.ours, split.oursEmpty],
+        ["work floor", split.floor, split.floorEmpty],
+      ]) {
+        const budget = sum(emptyCall) * 0.25;
+        console.log(
+          `    ${name}: calls per second ${(read.opsPerSecond / emptyCall.opsPerSecond).toFixed(3)}× the empty unary's, ` +
+            `its CPU per call predicts ${(sum(emptyCall) / sum(read)).toFixed(3)}×; 0.8× leaves the read ${budget.toFixed(1)} µs over the empty unary, ` +
+            `it takes client ${(read.clientUs - emptyCall.clientUs).toFixed(1)} + server ${(read.serverUs - emptyCall.serverUs).toFixed(1)} µs`,
+        );
+      }
+      const note = "µs of the bench process's and the server's CPU per call, 64 in flight, same rounds; ≤ 1.25× is what a throughput of ≥ 0.8× asks";
+      record({ name: splitRows[0], ours: sum(split.ours), bare: sum(split.oursEmpty), unit: "µs CPU/call", note: `the empty unary on our server: ${note}` });
+      record({
+        name: splitRows[1],
+        ours: sum(split.floor),
+        bare: sum(split.floorEmpty),
+        unit: "µs CPU/call",
+        note: `the empty unary on the bare server: ${note}`,
+      });
+      record({
+        name: splitRows[2],
+        ours: split.ours.clientUs,
+        bare: split.oursEmpty.clientUs,
+        unit: "µs CPU/call",
+        note: "the bench process's CPU per empty unary on our server, same rounds (the client's share of the read's messages)",
+      });
+    }
     // CPU the server process spends per call, ours against the bare server answering the same call:
     // what the latency and throughput rows above cannot separate from the client's own share of the
     // two cores. 64 calls kept in flight, or one at a time (each call then runs on cold caches, after
