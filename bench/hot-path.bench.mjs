@@ -154,57 +154,54 @@ try {
       bare: bareRead,
       note: "empty unary + fs.readFile + numbering",
     });
-    // Where the 64-in-flight read's time goes: the bench process's CPU and the server's per call,
-    // for the read and the empty unary on our server and on the work floor, interleaved. The
-    // throughput ratio follows the summed CPU (see bench/cpu-split.mjs), so the 0.8× target is a
-    // budget: the read may cost client and server together 1.25× what the empty unary costs them.
-    const splitRows = [
-      "client + server CPU per call: read_file of a 1-line file, 64 in flight",
-      "client + server CPU per call: the work floor's read, 64 in flight",
-      "bench client CPU per call: read_file of a 1-line file, 64 in flight",
+    // Where a 64-in-flight row's time goes: the bench process's CPU and the server's per call, for
+    // the 1-line read, todo_write and the empty unary on our server and on the work floor, in the
+    // same interleaved batches. A throughput ratio follows the summed CPU (bench/cpu-split.mjs), so
+    // the 0.8× target is a budget: a call may cost client and server together 1.25× what the empty
+    // unary costs them.
+    const splitCases = [
+      // [the call's words in the row names, ours, its work floor]
+      ["read_file of a 1-line file", "the work floor's read", readOne, floorReadOneWork],
+      ["todo_write", "todo_write's work floor", todo, floorTodoWork],
     ];
-    if (splitRows.some(selected)) {
-      const split = await measureCpuSplit({
-        sides: {
-          ours: { pid: server.child.pid, call: readOne },
-          oursEmpty: { pid: server.child.pid, call: empty },
-          floor: { pid: floor.child.pid, call: floorReadOneWork },
-          floorEmpty: { pid: floor.child.pid, call: floor.emptyCall },
-        },
-      });
+    const splitRow = (words) => `client + server CPU per call: ${words}, 64 in flight`;
+    const clientRow = (words) => `bench client CPU per call: ${words}, 64 in flight`;
+    if (splitCases.some(([ours, floorWords]) => [splitRow(ours), splitRow(floorWords), clientRow(ours)].some(selected))) {
+      const sides = { oursEmpty: { pid: server.child.pid, call: empty }, floorEmpty: { pid: floor.child.pid, call: floor.emptyCall } };
+      for (const [words, floorWords, ours, floorCall] of splitCases) {
+        sides[words] = { pid: server.child.pid, call: ours };
+        sides[floorWords] = { pid: floor.child.pid, call: floorCall };
+      }
+      const split = await measureCpuSplit({ sides });
       const sum = (side) => side.clientUs + side.serverUs;
       for (const [name, side] of Object.entries(split)) {
         console.log(
           `    ${name}: ${side.opsPerSecond.toFixed(0)} calls/s, client ${side.clientUs.toFixed(1)} + server ${side.serverUs.toFixed(1)} µs CPU per call`,
         );
       }
-      for (const [name, read, emptyCall] of [
-        ["ours", split.ours, split.oursEmpty],
-        ["work floor", split.floor, split.floorEmpty],
-      ]) {
-        const budget = sum(emptyCall) * 0.25;
-        console.log(
-          `    ${name}: calls per second ${(read.opsPerSecond / emptyCall.opsPerSecond).toFixed(3)}× the empty unary's, ` +
-            `its CPU per call predicts ${(sum(emptyCall) / sum(read)).toFixed(3)}×; 0.8× leaves the read ${budget.toFixed(1)} µs over the empty unary, ` +
-            `it takes client ${(read.clientUs - emptyCall.clientUs).toFixed(1)} + server ${(read.serverUs - emptyCall.serverUs).toFixed(1)} µs`,
-        );
-      }
       const note = "µs of the bench process's and the server's CPU per call, 64 in flight, same rounds; ≤ 1.25× is what a throughput of ≥ 0.8× asks";
-      record({ name: splitRows[0], ours: sum(split.ours), bare: sum(split.oursEmpty), unit: "µs CPU/call", note: `the empty unary on our server: ${note}` });
-      record({
-        name: splitRows[1],
-        ours: sum(split.floor),
-        bare: sum(split.floorEmpty),
-        unit: "µs CPU/call",
-        note: `the empty unary on the bare server: ${note}`,
-      });
-      record({
-        name: splitRows[2],
-        ours: split.ours.clientUs,
-        bare: split.oursEmpty.clientUs,
-        unit: "µs CPU/call",
-        note: "the bench process's CPU per empty unary on our server, same rounds (the client's share of the read's messages)",
-      });
+      for (const [words, floorWords] of splitCases) {
+        for (const [name, emptyName, where] of [
+          [words, "oursEmpty", "our server"],
+          [floorWords, "floorEmpty", "the bare server"],
+        ]) {
+          const call = split[name];
+          const emptyCall = split[emptyName];
+          console.log(
+            `    ${name}: calls per second ${(call.opsPerSecond / emptyCall.opsPerSecond).toFixed(3)}× the empty unary's, its CPU per call ` +
+              `predicts ${(sum(emptyCall) / sum(call)).toFixed(3)}×; 0.8× leaves it ${(sum(emptyCall) * 0.25).toFixed(1)} µs over the empty unary, ` +
+              `it takes client ${(call.clientUs - emptyCall.clientUs).toFixed(1)} + server ${(call.serverUs - emptyCall.serverUs).toFixed(1)} µs`,
+          );
+          record({ name: splitRow(name), ours: sum(call), bare: sum(emptyCall), unit: "µs CPU/call", note: `the empty unary on ${where}: ${note}` });
+        }
+        record({
+          name: clientRow(words),
+          ours: split[words].clientUs,
+          bare: split.oursEmpty.clientUs,
+          unit: "µs CPU/call",
+          note: "the bench process's CPU per empty unary on our server, same rounds (the client's share of the call's messages)",
+        });
+      }
     }
     // CPU the server process spends per call, ours against the bare server answering the same call:
     // what the latency and throughput rows above cannot separate from the client's own share of the
