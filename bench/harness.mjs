@@ -134,10 +134,10 @@ const showRounds = process.env.GROK_BENCH_ROUNDS === "1";
 
 /**
  * One round of each side in `order`; samples go into `hist`. With {@link showRounds}, returns each
- * side's `percentile` of this round alone, in ms (otherwise nothing is sorted for it), or its mean
- * when `percentile` is `"mean"`.
+ * side's `statistic` of this round alone, in ms: a percentile (0-100), or `"mean"` (otherwise
+ * nothing is computed for it).
  */
-async function runRound(fns, order, timeMs, hist, percentile = 50) {
+async function runRound(fns, order, timeMs, hist, statistic = 50) {
   const bench = new Bench({ time: timeMs, iterations: smoke ? 3 : 10, warmup: false, retainSamples: true, throws: true });
   for (const side of order) bench.add(side, fns[side]);
   await bench.run();
@@ -146,7 +146,7 @@ async function runRound(fns, order, timeMs, hist, percentile = 50) {
   for (const task of bench.tasks) {
     const samples = task.result.latency.samples ?? [];
     for (const sample of samples) hist[task.name].recordValue(Math.max(1, Math.round(sample * 1000)));
-    if (showRounds) thisRound[task.name] = percentile === "mean" ? meanOf(samples) : percentileOf(samples, percentile);
+    if (showRounds) thisRound[task.name] = statistic === "mean" ? meanOf(samples) : percentileOf(samples, statistic);
   }
   return thisRound;
 }
