@@ -5,7 +5,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { compareBurst, compareLatency, compareRuns, compareThroughput, record, selected, smoke } from "./harness.mjs";
-import { cpuMs, fsTiming, gcStats, startFloorServer, startServer } from "./server-fixture.mjs";
+import { cpuMs, fsTiming, gcStats, phases, phasesBetween, startFloorServer, startServer } from "./server-fixture.mjs";
 import { measureCpuSplit } from "./cpu-split.mjs";
 
 // Limits raised so read_file returns all 2 000 lines (by default it shows 1 000 and 40 KB).
@@ -211,6 +211,7 @@ try {
       const calls = smoke ? 10 * inFlight : inFlight === 1 ? 3_000 : 19_200;
       const gcBefore = await gcStats(pid);
       const fsBefore = await fsTiming(pid);
+      const phasesBefore = await phases(pid);
       const before = cpuMs(pid);
       let next = 0;
       await Promise.all(
@@ -224,6 +225,7 @@ try {
       const cpu = ((cpuMs(pid) - before) * 1000) / calls;
       const gcAfter = gcBefore && (await gcStats(pid));
       const fsAfter = fsBefore && (await fsTiming(pid));
+      const phasesAfter = phasesBefore && (await phases(pid));
       // Only with GROK_BENCH_GC_STATS=1 (bench/gc-stats.mjs loaded into both servers): how much of it was GC.
       if (gcBefore && gcAfter) {
         const scavenges = gcAfter.scavenges - gcBefore.scavenges;
@@ -247,6 +249,18 @@ try {
           `    ${pid === server.child.pid ? "ours" : "bare"}: ${total.toFixed(1)} µs per call in synchronous fs calls and hashing` +
             (largest.length > 0 ? ` (${largest.join(", ")})` : ""),
         );
+      }
+      // Only with GROK_BENCH_PHASES=1 (bench/phase-timing.mjs loaded into both servers): the median
+      // of each phase of the batch's calls inside the server (what a p50 row's gap is made of).
+      if (phasesBefore && phasesAfter) {
+        for (const [method, p] of Object.entries(phasesBetween(phasesBefore, phasesAfter))) {
+          if (p.calls * 2 < calls) continue;
+          console.log(
+            `    ${pid === server.child.pid ? "ours" : "bare"} ${method.slice(method.lastIndexOf("/") + 1)}, median µs per phase: ` +
+              `request in ${p.request}, handler ${p.handler} (CPU ${p.handlerCpu}), reply encoded ${p.encode}, ` +
+              `message out and stream ended ${p.flush}, trailers out ${p.trailers}`,
+          );
+        }
       }
       return cpu;
     };

@@ -82,12 +82,14 @@ export function cpuMs(pid) {
 
 /**
  * The node arguments that load the measuring preloads into a server (ours and the bare ones):
- * bench/gc-stats.mjs with GROK_BENCH_GC_STATS=1, bench/fs-timing.mjs with GROK_BENCH_FS_TIMING=1.
+ * bench/gc-stats.mjs with GROK_BENCH_GC_STATS=1, bench/fs-timing.mjs with GROK_BENCH_FS_TIMING=1,
+ * bench/phase-timing.mjs with GROK_BENCH_PHASES=1.
  */
 function preloadArgs() {
   return [
     ...(process.env.GROK_BENCH_GC_STATS === "1" ? ["--import", new URL("./gc-stats.mjs", import.meta.url).href] : []),
     ...(process.env.GROK_BENCH_FS_TIMING === "1" ? ["--import", new URL("./fs-timing.mjs", import.meta.url).href] : []),
+    ...(process.env.GROK_BENCH_PHASES === "1" ? ["--import", new URL("./phase-timing.mjs", import.meta.url).href] : []),
   ];
 }
 
@@ -138,6 +140,34 @@ export function gcStats(pid) {
  */
 export async function fsTiming(pid) {
   return (await preloadReport("GROK_BENCH_FS_TIMING", "GROK_FS_TIMING_DIR", "fs-timing", pid))?.calls;
+}
+
+/**
+ * The phase histograms of a server started with GROK_BENCH_PHASES=1 (bench/phase-timing.mjs loaded),
+ * or undefined without it; {@link phasesBetween} turns two of them into medians.
+ */
+export function phases(pid) {
+  return preloadReport("GROK_BENCH_PHASES", "GROK_PHASES_DIR", "phases", pid);
+}
+
+/**
+ * Each method's calls and median phases (µs) between two {@link phases} reports of one process
+ * (`before` undefined: since the start): `{ [method path]: { calls, request, handler, ... } }`.
+ */
+export function phasesBetween(before, after) {
+  const result = {};
+  for (const [method, entry] of Object.entries(after?.methods ?? {})) {
+    const earlier = before?.methods?.[method];
+    const calls = entry.calls - (earlier?.calls ?? 0);
+    if (calls <= 0) continue;
+    const medians = { calls };
+    for (const [phase, counts] of Object.entries(entry.phases)) {
+      let seen = 0;
+      medians[phase] = counts.findIndex((count, bucket) => (seen += count - (earlier?.phases[phase][bucket] ?? 0)) * 2 >= calls);
+    }
+    result[method] = medians;
+  }
+  return result;
 }
 
 /**
