@@ -14,18 +14,12 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { UNTIMED, keepReport } from "./preload-report.mjs";
 
-const file = path.join(process.env.GROK_FS_TIMING_DIR ?? tmpdir(), `fs-timing-${process.pid}.json`);
-/** A wrapper's original function, for a caller whose calls must not be counted. */
-const UNTIMED = Symbol.for("grok-bench.untimed");
 /** name → { count, totalNs }: the thread's own time (synchronous calls and the hash). */
 const calls = {};
 /** name → { count, totalNs }: time to settling, not the thread's. */
 const promises = {};
-// The writer at exit must not time itself.
-const writeFileSync = fs.writeFileSync;
 
 function timed(owner, name, totals, label = name) {
   const original = owner[name];
@@ -49,7 +43,7 @@ function timed(owner, name, totals, label = name) {
     settle(started);
     return result;
   };
-  // The other preloads (bench/gc-stats.mjs) write their files through the original: not the server's calls.
+  // The preloads' reports (this one's too) are written through the original: not the server's calls.
   wrapper[UNTIMED] = original;
   owner[name] = wrapper;
 }
@@ -61,8 +55,4 @@ if (typeof crypto.hash === "function") timed(crypto, "hash", calls, "crypto.hash
 syncBuiltinESMExports();
 
 const used = (totals) => Object.fromEntries(Object.entries(totals).filter(([, entry]) => entry.count > 0));
-function write() {
-  writeFileSync(file, JSON.stringify({ pid: process.pid, argv: process.argv.slice(1, 3), calls: used(calls), promises: used(promises) }));
-}
-setInterval(write, 250).unref();
-process.on("exit", write);
+keepReport("fsTiming", () => ({ pid: process.pid, argv: process.argv.slice(1, 3), calls: used(calls), promises: used(promises) }));

@@ -5,15 +5,10 @@
 // collections per call for our server and the bare one:
 //   GROK_BENCH_GC_STATS=1 node bench/hot-path.bench.mjs --case "server CPU"
 // `newSpaceBytes` is the young generation's current size: scavenges × half of it ≈ bytes allocated.
-import fs from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { PerformanceObserver, constants } from "node:perf_hooks";
 import v8 from "node:v8";
+import { keepReport } from "./preload-report.mjs";
 
-const file = path.join(process.env.GROK_GC_STATS_DIR ?? tmpdir(), `gc-stats-${process.pid}.json`);
-// With bench/fs-timing.mjs loaded too (before or after this), its untimed original: these writes are not the server's.
-const writeFileSync = fs.writeFileSync[Symbol.for("grok-bench.untimed")] ?? fs.writeFileSync;
 const totals = { scavenges: 0, scavengeMs: 0, markCompacts: 0, markCompactMs: 0, other: 0, otherMs: 0, newSpaceBytes: 0 };
 
 new PerformanceObserver((list) => {
@@ -32,9 +27,7 @@ new PerformanceObserver((list) => {
   }
 }).observe({ entryTypes: ["gc"] });
 
-function write() {
+keepReport("gcStats", () => {
   totals.newSpaceBytes = v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space")?.space_size ?? 0;
-  writeFileSync(file, JSON.stringify(totals));
-}
-setInterval(write, 250).unref();
-process.on("exit", write);
+  return totals;
+});

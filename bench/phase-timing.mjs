@@ -16,13 +16,7 @@
 // counted. The marks cost the server ~2 µs per call (two process.cpuUsage() calls and a few clock
 // reads), alike in ours and in the bare servers.
 import http2 from "node:http2";
-import fs from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-
-const file = path.join(process.env.GROK_PHASES_DIR ?? tmpdir(), `phases-${process.pid}.json`);
-// bench/fs-timing.mjs may wrap fs: write through the original when it does (not the server's calls).
-const writeFileSync = fs.writeFileSync[Symbol.for("grok-bench.untimed")] ?? fs.writeFileSync;
+import { keepReport } from "./preload-report.mjs";
 
 /** The phases, in call order (`handlerCpu`: the process's CPU over the handler's phase, not wall time). */
 const PHASES = ["request", "handler", "handlerCpu", "encode", "flush", "trailers"];
@@ -113,8 +107,8 @@ for (const name of ["createServer", "createSecureServer"]) {
   };
 }
 
-function write() {
-  if (!changed) return;
+keepReport("phases", () => {
+  if (!changed) return undefined;
   changed = false;
   const report = { pid: process.pid, methods: {} };
   for (const [method, entry] of methods) {
@@ -122,7 +116,5 @@ function write() {
     for (const phase of PHASES) phases[phase] = Array.from(entry[phase]);
     report.methods[method] = { calls: entry.calls, phases };
   }
-  writeFileSync(file, JSON.stringify(report));
-}
-setInterval(write, 250).unref();
-process.on("exit", write);
+  return report;
+});

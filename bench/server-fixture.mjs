@@ -14,6 +14,7 @@ import { credentials, loadPackageDefinition } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
 import healthCheck from "grpc-health-check";
 import { ExecuteToolRequest, ExecuteToolResponse, FinalizeToolServerConfigRequest, GrokToolsServiceClient, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
+import { PRELOADS, REPORT_PERIOD_MS, reportFile } from "./preload-report.mjs";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const serverBin = path.join(root, "packages/server/bin/grok-tools-server.js");
@@ -86,11 +87,9 @@ export function cpuMs(pid) {
  * bench/phase-timing.mjs with GROK_BENCH_PHASES=1.
  */
 function preloadArgs() {
-  return [
-    ...(process.env.GROK_BENCH_GC_STATS === "1" ? ["--import", new URL("./gc-stats.mjs", import.meta.url).href] : []),
-    ...(process.env.GROK_BENCH_FS_TIMING === "1" ? ["--import", new URL("./fs-timing.mjs", import.meta.url).href] : []),
-    ...(process.env.GROK_BENCH_PHASES === "1" ? ["--import", new URL("./phase-timing.mjs", import.meta.url).href] : []),
-  ];
+  return Object.values(PRELOADS)
+    .filter(({ flag }) => process.env[flag] === "1")
+    .flatMap(({ script }) => ["--import", new URL(`./${script}`, import.meta.url).href]);
 }
 
 /**
@@ -116,14 +115,14 @@ export function resetPeakRss(pid) {
 }
 
 /**
- * What a measuring preload loaded into `pid` last wrote (`<dir>/<prefix>-<pid>.json`, rewritten every
- * 250 ms and at exit), after waiting out that period; undefined when `flag` is not set to 1.
+ * What measuring preload `name` (bench/preload-report.mjs) loaded into `pid` last wrote, after
+ * waiting out its write period; undefined when its flag is not set to 1.
  */
-async function preloadReport(flag, dirVariable, prefix, pid) {
-  if (process.env[flag] !== "1") return undefined;
-  await new Promise((resolve) => setTimeout(resolve, 300));
+async function preloadReport(name, pid) {
+  if (process.env[PRELOADS[name].flag] !== "1") return undefined;
+  await new Promise((resolve) => setTimeout(resolve, REPORT_PERIOD_MS + 50));
   try {
-    return JSON.parse(readFileSync(path.join(process.env[dirVariable] ?? tmpdir(), `${prefix}-${pid}.json`), "utf8"));
+    return JSON.parse(readFileSync(reportFile(name, pid), "utf8"));
   } catch {
     return undefined;
   }
@@ -131,7 +130,7 @@ async function preloadReport(flag, dirVariable, prefix, pid) {
 
 /** The garbage-collection totals of a server started with GROK_BENCH_GC_STATS=1 (bench/gc-stats.mjs loaded), or undefined without it. */
 export function gcStats(pid) {
-  return preloadReport("GROK_BENCH_GC_STATS", "GROK_GC_STATS_DIR", "gc-stats", pid);
+  return preloadReport("gcStats", pid);
 }
 
 /**
@@ -139,7 +138,7 @@ export function gcStats(pid) {
  * far, by name (`{ count, totalNs }`), or undefined without it.
  */
 export async function fsTiming(pid) {
-  return (await preloadReport("GROK_BENCH_FS_TIMING", "GROK_FS_TIMING_DIR", "fs-timing", pid))?.calls;
+  return (await preloadReport("fsTiming", pid))?.calls;
 }
 
 /**
@@ -147,7 +146,7 @@ export async function fsTiming(pid) {
  * or undefined without it; {@link phasesBetween} turns two of them into medians.
  */
 export function phases(pid) {
-  return preloadReport("GROK_BENCH_PHASES", "GROK_PHASES_DIR", "phases", pid);
+  return preloadReport("phases", pid);
 }
 
 /**
