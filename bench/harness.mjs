@@ -104,23 +104,40 @@ const WARM_UP_MS = 1000;
 /**
  * Latency of one call, ours vs bare: `rounds` tinybench runs, each timing both functions for
  * `roundMs`, the order flipped every round; every sample of a side goes into that side's histogram.
- * Records the `percentile` (default 50) of each side, in ms.
+ * Records the `percentile` (default 50) of each side, in ms, or in µs with `unit: "µs"` (calls of a
+ * few µs, in process: the samples are then kept to 10 ns rather than 1 µs). `beforeEach`, when given,
+ * runs before every call of either side, untimed (a pause that lets the caches go cold, say).
  */
-export async function compareLatency({ name, ours, bare, target, percentile = 50, rounds = smoke ? 2 : 12, roundMs = smoke ? 20 : 400, note }) {
+export async function compareLatency({
+  name,
+  ours,
+  bare,
+  target,
+  percentile = 50,
+  rounds = smoke ? 2 : 12,
+  roundMs = smoke ? 20 : 400,
+  beforeEach,
+  unit = "ms",
+  note,
+}) {
   if (!selected(name)) return undefined;
   const hist = { ours: histogram(), bare: histogram() };
-  // One warm-up pass of both, not recorded: JIT, connections, lazy modules.
+  // What one count of the histograms is: 1 µs, or 10 ns for a case timed in µs.
+  const countsPerMs = unit === "µs" ? 100_000 : 1000;
+  const inUnit = (counts) => (unit === "µs" ? (counts / countsPerMs) * 1000 : counts / countsPerMs);
+  // One warm-up pass of both, not recorded: JIT, connections, lazy modules (without `beforeEach`: a
+  // warm-up is for the code, not the caches).
   await runRound({ ours, bare }, ["ours", "bare"], smoke ? 10 : WARM_UP_MS, undefined);
   const perRound = [];
   for (let r = 0; r < rounds; r++) {
-    perRound.push(await runRound({ ours, bare }, r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"], roundMs, hist, percentile));
+    perRound.push(await runRound({ ours, bare }, r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"], roundMs, hist, percentile, beforeEach, countsPerMs));
   }
   printRounds(name, perRound, (round) => round.ours / round.bare);
   const row = record({
     name,
-    ours: ms(hist.ours.getValueAtPercentile(percentile)),
-    bare: ms(hist.bare.getValueAtPercentile(percentile)),
-    unit: "ms",
+    ours: inUnit(hist.ours.getValueAtPercentile(percentile)),
+    bare: inUnit(hist.bare.getValueAtPercentile(percentile)),
+    unit,
     target,
     note,
   });
@@ -135,17 +152,18 @@ const showRounds = process.env.GROK_BENCH_ROUNDS === "1";
 /**
  * One round of each side in `order`; samples go into `hist`. With {@link showRounds}, returns each
  * side's `statistic` of this round alone, in ms: a percentile (0-100), or `"mean"` (otherwise
- * nothing is computed for it).
+ * nothing is computed for it). `beforeEach` runs before every call, untimed; a sample of `hist` counts
+ * 1/`countsPerMs` ms.
  */
-async function runRound(fns, order, timeMs, hist, statistic = 50) {
+async function runRound(fns, order, timeMs, hist, statistic = 50, beforeEach = undefined, countsPerMs = 1000) {
   const bench = new Bench({ time: timeMs, iterations: smoke ? 3 : 10, warmup: false, retainSamples: true, throws: true });
-  for (const side of order) bench.add(side, fns[side]);
+  for (const side of order) bench.add(side, fns[side], beforeEach ? { beforeEach } : {});
   await bench.run();
   if (!hist) return undefined;
   const thisRound = {};
   for (const task of bench.tasks) {
     const samples = task.result.latency.samples ?? [];
-    for (const sample of samples) hist[task.name].recordValue(Math.max(1, Math.round(sample * 1000)));
+    for (const sample of samples) hist[task.name].recordValue(Math.max(1, Math.round(sample * countsPerMs)));
     if (showRounds) thisRound[task.name] = statistic === "mean" ? meanOf(samples) : percentileOf(samples, statistic);
   }
   return thisRound;

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { credentials, loadPackageDefinition } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
@@ -246,12 +246,13 @@ server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p
  * serializer and message sizes) and runs nothing: the transport floor of a tool call. Beside it the
  * same health Check as the bare server. `responses`: `[[toolName, inputJson, ExecuteToolResponse, work?], ...]`,
  * chosen by tool name and input. With `work`, the answer is preceded by the least the call itself
- * must do, synchronously (its work floor: what no implementation of the tool can skip):
- * - a path: a confined, tracked read of that file: parse the input, open, check the descriptor's
- *   path in /proc, fstat, read, close, sha256 the bytes, JSON-encode a FileContent of the text;
- * - `{ todoList: true }`: a todo_write: parse the input, check each todo's fields, copy the items
- *   (priority defaulted) into the output's list and state snapshot, write the summary, JSON-encode
- *   the output, estimate the prompt's tokens, and answer under a fresh call id.
+ * must do, synchronously (its work floor: what no implementation of the tool can skip; the
+ * functions are in bench/work-floor.mjs):
+ * - a path: a confined, tracked read of that file (`readLikeTheTool`): parse the input, open, check
+ *   the descriptor's path in /proc, fstat, read, close, sha256 the bytes, JSON-encode a FileContent;
+ * - `{ todoList: true }`: a todo_write (`todoLikeTheTool`): parse the input, check each todo's
+ *   fields, copy the items (priority defaulted) into the output's list and state snapshot, write the
+ *   summary, JSON-encode the output, size the prompt text, and answer under a fresh call id.
  * Resolves `{ emptyCall, toolCall(toolName, input), close() }` like {@link startServer}.
  */
 export async function startFloorServer(responses) {
@@ -264,45 +265,12 @@ export async function startFloorServer(responses) {
   const script = `
     import grpc from "@grpc/grpc-js";
     import health from "grpc-health-check";
-    import { hash, randomUUID } from "node:crypto";
-    import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, readlinkSync } from "node:fs";
+    import { readFileSync } from "node:fs";
+    import { readLikeTheTool, todoLikeTheTool } from ${JSON.stringify(pathToFileURL(path.join(root, "bench/work-floor.mjs")).href)};
     import { ExecuteToolResponse, GrokToolsServiceService, MAX_MESSAGE_BYTES } from "@grok-tools/proto";
     const answers = new Map(
       JSON.parse(readFileSync(${JSON.stringify(file)}, "utf8")).map(([key, json, work]) => [key, { response: ExecuteToolResponse.fromJSON(json), work }]),
     );
-    const readLikeTheTool = (inputJson, file) => {
-      JSON.parse(inputJson);
-      const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-      try {
-        const realPath = readlinkSync("/proc/self/fd/" + fd);
-        const stat = fstatSync(fd);
-        const buffer = Buffer.allocUnsafe(stat.size + 1);
-        const bytes = buffer.subarray(0, readSync(fd, buffer, 0, stat.size + 1, null));
-        hash("sha256", bytes, "hex");
-        const text = bytes.toString("utf8");
-        return JSON.stringify({ type: "ReadFile", FileContent: { content: "1→" + text, content_concise: "1→" + text, absolute_path: realPath, offset: null, raw_output: text, total_lines: 2 } });
-      } finally {
-        closeSync(fd);
-      }
-    };
-    const todoLikeTheTool = (inputJson) => {
-      const input = JSON.parse(inputJson);
-      if (typeof input !== "object" || input === null || !Array.isArray(input.todos)) throw new Error("todos must be a list");
-      const list = [];
-      const todos = {};
-      let summary = "";
-      for (const todo of input.todos) {
-        if (typeof todo.id !== "string" || typeof todo.content !== "string" || typeof todo.status !== "string") throw new Error("bad todo");
-        const item = { content: todo.content, priority: todo.priority ?? "medium", status: todo.status };
-        // One object in the list and the snapshot, as ours shares them.
-        list.push(item);
-        todos[todo.id] = item;
-        summary += "- [" + item.status + "] " + todo.id + ": " + item.content + "\\n";
-      }
-      JSON.stringify({ type: "Todo", TodosUpdated: { summary_for_prompt: summary, todos: list, state: { todos } } });
-      Buffer.byteLength(summary, "utf8");
-      return randomUUID();
-    };
     // Stopped with SIGTERM: exiting normally lets a --cpu-prof in GROK_BENCH_BARE_NODE_ARGS write its profile.
     process.on("SIGTERM", () => process.exit(0));
     const server = new grpc.Server({ "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES });
