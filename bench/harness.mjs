@@ -130,7 +130,7 @@ export async function compareLatency({
   await runRound({ ours, bare }, ["ours", "bare"], smoke ? 10 : WARM_UP_MS, undefined);
   const perRound = [];
   for (let r = 0; r < rounds; r++) {
-    perRound.push(await runRound({ ours, bare }, r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"], roundMs, hist, percentile, beforeEach, countsPerMs));
+    perRound.push(await runRound({ ours, bare }, r % 2 === 0 ? ["bare", "ours"] : ["ours", "bare"], roundMs, hist, percentile, { beforeEach, countsPerMs }));
   }
   printRounds(name, perRound, (round) => round.ours / round.bare);
   const row = record({
@@ -155,7 +155,7 @@ const showRounds = process.env.GROK_BENCH_ROUNDS === "1";
  * nothing is computed for it). `beforeEach` runs before every call, untimed; a sample of `hist` counts
  * 1/`countsPerMs` ms.
  */
-async function runRound(fns, order, timeMs, hist, statistic = 50, beforeEach = undefined, countsPerMs = 1000) {
+async function runRound(fns, order, timeMs, hist, statistic = 50, { beforeEach, countsPerMs = 1000 } = {}) {
   const bench = new Bench({ time: timeMs, iterations: smoke ? 3 : 10, warmup: false, retainSamples: true, throws: true });
   for (const side of order) bench.add(side, fns[side], beforeEach ? { beforeEach } : {});
   await bench.run();

@@ -30,58 +30,58 @@ const session = new Session({ registry: ToolRegistry.of([grokBuild]), workspace:
 try {
   const finalized = await session.finalize({ tools: [{ id: "GrokBuild:read_file" }, { id: "GrokBuild:todo_write" }] });
   if (!finalized.ok) throw new Error(finalized.message);
-  writeFileSync(path.join(base, "one-line.txt"), "hello from the bench\n");
-  const call = (toolName, input) => {
-    const request = { toolName, inputJson: JSON.stringify(input) };
-    return async () => {
-      const outcome = await session.execute(request);
-      if (!outcome.ok) throw new Error(`${toolName} failed: ${outcome.error.message}`);
-    };
-  };
-  const readInput = { target_file: "one-line.txt" };
-  const todoInput = { merge: true, todos: [{ id: "bench", content: "measure the hot path", status: "in_progress" }] };
-  await compareThroughput({
-    name: "in-process: read_file of a 1-line file vs todo_write, Session.execute, 64 in flight",
-    ours: call("read_file", readInput),
-    bare: call("todo_write", todoInput),
-    concurrency: 64,
-    note: "todo_write through Session.execute in the same session, 64 in flight",
-  });
-
-  // One call at a time, ours as the server calls it (an answer made at once comes back without a promise).
-  const callNow = (toolName, input) => {
-    const request = { toolName, inputJson: JSON.stringify(input) };
+  const oneLine = path.join(base, "one-line.txt");
+  writeFileSync(oneLine, "hello from the bench\n");
+  const readJson = JSON.stringify({ target_file: "one-line.txt" });
+  const todoJson = JSON.stringify({ merge: true, todos: [{ id: "bench", content: "measure the hot path", status: "in_progress" }] });
+  // A call of `toolName` that throws unless it succeeded: through Session.execute (always a promise),
+  // or as the server calls it, Session.executeNow (an answer made at once comes back without one).
+  const caller = (toolName, inputJson, { now = false } = {}) => {
+    const request = { toolName, inputJson };
     const check = (outcome) => {
       if (!outcome.ok) throw new Error(`${toolName} failed: ${outcome.error.message}`);
     };
+    if (!now) return () => session.execute(request).then(check);
     return () => {
       const outcome = session.executeNow(request);
       return outcome instanceof Promise ? outcome.then(check) : check(outcome);
     };
   };
-  const oneLine = path.join(base, "one-line.txt");
-  const readJson = JSON.stringify(readInput);
-  const todoJson = JSON.stringify(todoInput);
-  const floors = {
-    read_file: {
-      input: readInput,
+  await compareThroughput({
+    name: "in-process: read_file of a 1-line file vs todo_write, Session.execute, 64 in flight",
+    ours: caller("read_file", readJson),
+    bare: caller("todo_write", todoJson),
+    concurrency: 64,
+    note: "todo_write through Session.execute in the same session, 64 in flight",
+  });
+
+  const floors = [
+    {
+      toolName: "read_file",
+      subject: "read_file of a 1-line file",
+      inputJson: readJson,
       floor: () => readLikeTheTool(readJson, oneLine),
       what: "the read's own work: parse, open, /proc check, fstat, read, close, sha256, JSON",
     },
-    todo_write: { input: todoInput, floor: () => todoLikeTheTool(todoJson), what: "the call's own work: parse, check, list, snapshot, summary, JSON, call id" },
-  };
-  for (const [toolName, { input, floor, what }] of Object.entries(floors)) {
-    const subject = toolName === "read_file" ? "read_file of a 1-line file" : "todo_write";
+    {
+      toolName: "todo_write",
+      subject: "todo_write",
+      inputJson: todoJson,
+      floor: () => todoLikeTheTool(todoJson),
+      what: "the call's own work: parse, check, list, snapshot, summary, JSON, call id",
+    },
+  ];
+  for (const { toolName, subject, inputJson, floor, what } of floors) {
     await compareLatency({
       name: `in-process: ${subject} against its work floor, one at a time, back to back, p50`,
-      ours: callNow(toolName, input),
+      ours: caller(toolName, inputJson, { now: true }),
       bare: floor,
       unit: "µs",
       note: `the work floor in the same process (${what})`,
     });
     await compareLatency({
       name: `in-process: ${subject} against its work floor, one at a time after ${PAUSE_MS * 1000} µs asleep, p50`,
-      ours: callNow(toolName, input),
+      ours: caller(toolName, inputJson, { now: true }),
       bare: floor,
       beforeEach: pause,
       // tinybench's round time counts the calls, not the pauses: shorter rounds keep the case near 20 s.
